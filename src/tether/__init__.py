@@ -1,0 +1,1 @@
+"""Tether: answers where every sentence is tied to the exact passage that supports it."""

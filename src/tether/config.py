@@ -1,0 +1,107 @@
+"""Configuration in one place: defaults here, a TOML file over them, environment on top.
+
+Every knob is a field of ``Settings`` with its default and the reason for it. The
+file is ``$TETHER_CONFIG`` or ``tether.toml`` in the working directory; each key may
+be overridden by ``TETHER_<KEY>`` in the environment (``TETHER_SUPPORT_OVERLAP=0.7``).
+Unknown keys are an error, so a typo never silently leaves a guardrail at its default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+__all__ = ["Settings", "default_db_path", "load_settings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    # Guardrail (ADR 0003 in the seeds): share of a sentence's content tokens the
+    # passage must contain. Lowering it lets paraphrases through; raising it drops
+    # correct sentences. Changing it is a decision, recorded in docs/adr.
+    support_overlap: float = 0.66
+    # Passages are built from whole sentences up to about this many characters:
+    # small enough that BM25 scores a focused unit, large enough to hold a fact with
+    # its qualifiers.
+    passage_chars: int = 600
+    # Passages retrieved per question; the guard only accepts support from these.
+    top_k: int = 8
+    # The extractive generator stitches at most this many sentences together.
+    max_sentences: int = 3
+    # Files over this size are refused before they are read whole.
+    max_file_bytes: int = 50 * 1024 * 1024
+    # Extracted text over this many characters is refused (a decompression bomb or a
+    # dump, not a document).
+    max_text_chars: int = 20_000_000
+    max_pdf_pages: int = 2_000
+    max_html_depth: int = 512
+    # A question longer than this is refused rather than fed to the FTS parser.
+    max_question_chars: int = 2_000
+
+    def replace(self, **changes: Any) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
+
+
+def _coerce(name: str, value: Any) -> Any:
+    kind = type(getattr(Settings(), name))
+    try:
+        if kind is bool:
+            if isinstance(value, str):
+                return value.strip().lower() in {"1", "true", "yes", "on"}
+            return bool(value)
+        return kind(value)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(
+            f"setting {name!r} must be a {kind.__name__}, got {value!r}",
+            hint="fix the value in tether.toml or the TETHER_ environment variable",
+        ) from exc
+
+
+def load_settings(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Settings:
+    """Defaults, then the TOML file, then ``TETHER_*`` variables, then ``overrides``."""
+    values: dict[str, Any] = {}
+    file = Path(path) if path else Path(os.environ.get("TETHER_CONFIG", "tether.toml"))
+    if file.is_file():
+        try:
+            data = tomllib.loads(file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{file}: not valid TOML: {exc}") from exc
+        for key, value in data.get("tether", data).items():
+            if key not in _FIELDS:
+                raise ConfigError(
+                    f"{file}: unknown setting {key!r}",
+                    hint="known settings: " + ", ".join(sorted(_FIELDS)),
+                )
+            values[key] = _coerce(key, value)
+    elif path:
+        raise ConfigError(f"config file not found: {file}")
+    for key in _FIELDS:
+        env = os.environ.get(f"TETHER_{key.upper()}")
+        if env is not None:
+            values[key] = _coerce(key, env)
+    for key, value in overrides.items():
+        if key not in _FIELDS:
+            raise ConfigError(f"unknown setting {key!r}")
+        values[key] = _coerce(key, value)
+    settings = Settings(**values)
+    if not 0.0 < settings.support_overlap <= 1.0:
+        raise ConfigError("support_overlap must be in (0, 1]")
+    return settings
+
+
+def default_db_path() -> Path:
+    """``$TETHER_DB``, else ``$XDG_DATA_HOME/tether/tether.db`` (``~/.local/share``)."""
+    env = os.environ.get("TETHER_DB")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tether" / "tether.db"

@@ -1,0 +1,195 @@
+"""Records that cross stage boundaries: frozen, slotted, changed only with ``replace``.
+
+The meaning of each field is the contract (DESIGN.md "Records"); ``to_json`` gives the
+shape the CLI, the service and the audit log print. Character ranges are always
+``[start, end)`` into a version's text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "Answer",
+    "AnswerSentence",
+    "Citation",
+    "Document",
+    "Draft",
+    "Dropped",
+    "Hit",
+    "Kind",
+    "Outcome",
+    "Passage",
+    "Probe",
+    "Verdict",
+    "Version",
+    "to_json",
+]
+
+Kind = Literal["original", "transcribed", "generated"]
+KINDS: tuple[str, ...] = ("original", "transcribed", "generated")
+Outcome = Literal["supported", "contradicted", "mentioned", "unsupported"]
+OUTCOMES: tuple[str, ...] = ("supported", "contradicted", "mentioned", "unsupported")
+PUBLIC = "public"
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A source document; ``doc_id`` derives from the source identity, never the content."""
+
+    doc_id: str
+    source: str
+    title: str
+    license: str
+    fetched_at: str
+    media_type: str
+    acl: tuple[str, ...] = (PUBLIC,)
+    kind: Kind = "original"
+    process: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """Where in the original artifact a stretch of version text came from (a page)."""
+
+    start: int
+    end: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """Extracted text of a document, addressed by its hash (``sha256:…``)."""
+
+    doc_id: str
+    version: str
+    text: str
+    extractor: str
+    created_at: str
+    regions: tuple[Region, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """Retrieval unit: ``text == version_text[start:end]`` always."""
+
+    passage_id: str
+    doc_id: str
+    version: str
+    start: int
+    end: int
+    text: str
+    kind: Kind = "original"
+    region: str | None = None
+    process: str | None = None
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A retrieved passage with its document and its retrieval score (higher is better)."""
+
+    passage: Passage
+    document: Document
+    score: float
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Durable pointer: document identity + version + range + quote hash.
+
+    ``passage_id`` is a hint only; resolution never depends on it.
+    """
+
+    doc_id: str
+    version: str
+    start: int
+    end: int
+    quote: str
+    quote_hash: str
+    passage_id: str
+    source: str
+    title: str
+    license: str
+    fetched_at: str
+    kind: Kind = "original"
+    region: str | None = None
+    process: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The support test's decision for one sentence, with what decided it.
+
+    ``span`` is ``[start, end)`` inside ``passage_id``'s text (``None`` when no passage
+    was found at all).
+    """
+
+    outcome: Outcome
+    score: float
+    passage_id: str | None = None
+    span: tuple[int, int] | None = None
+    reasons: tuple[str, ...] = ()
+    checker: str = "lexical"
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A sentence proposed by a generator; ``hints`` are passage ids it claims to rest on."""
+
+    text: str
+    hints: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSentence:
+    """A sentence that passed the guard. Only ``guard`` constructs these."""
+
+    text: str
+    citations: tuple[Citation, ...]
+    verdict: Verdict
+    provenance: Literal["corpus"] = "corpus"
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    text: str
+    verdict: Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    signal: Literal["empty", "weak", "ok"]
+    score: float
+    threshold: float
+    scorer: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    question: str
+    sentences: tuple[AnswerSentence, ...]
+    dropped: tuple[Dropped, ...]
+    refused: bool
+    refusal_reason: str | None
+    trace_id: str
+    refusal_layer: str | None = None
+    probe: Probe | None = None
+    modes: dict[str, str] = field(default_factory=dict)
+    generator: str = "extractive"
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    trace: dict[str, Any] = field(default_factory=dict)
+
+
+def to_json(record: Any) -> Any:
+    """Plain JSON-ready structure for any record (tuples become lists)."""
+    if dataclasses.is_dataclass(record) and not isinstance(record, type):
+        return {f.name: to_json(getattr(record, f.name)) for f in dataclasses.fields(record)}
+    if isinstance(record, (list, tuple)):
+        return [to_json(item) for item in record]
+    if isinstance(record, dict):
+        return {str(k): to_json(v) for k, v in record.items()}
+    return record
