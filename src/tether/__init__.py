@@ -1,1 +1,71 @@
-"""Tether: answers where every sentence is tied to the exact passage that supports it."""
+"""Tether: answers where every sentence is tied to the exact passage that supports it.
+
+>>> from tether import Tether                                       # doctest: +SKIP
+>>> with Tether("store.db") as t:                                   # doctest: +SKIP
+...     t.ingest("docs/")
+...     print(t.ask("What is the flash point of acetone?").sentences)
+"""
+
+from .answer import Event, Tether, verify_answer
+from .config import Settings, load_settings
+from .errors import (
+    AccessDenied,
+    ConfigError,
+    ExtractionError,
+    InputError,
+    LimitExceeded,
+    MissingExtra,
+    NotFound,
+    ProviderError,
+    StoreError,
+    TetherError,
+    UnsupportedInput,
+)
+from .ingest import IngestResult, Metadata
+from .records import (
+    Answer,
+    AnswerSentence,
+    Citation,
+    Document,
+    Draft,
+    Dropped,
+    Hit,
+    Passage,
+    Probe,
+    Verdict,
+    Version,
+    to_json,
+)
+
+__all__ = [
+    "AccessDenied",
+    "Answer",
+    "AnswerSentence",
+    "Citation",
+    "ConfigError",
+    "Document",
+    "Draft",
+    "Dropped",
+    "Event",
+    "ExtractionError",
+    "Hit",
+    "IngestResult",
+    "InputError",
+    "LimitExceeded",
+    "Metadata",
+    "MissingExtra",
+    "NotFound",
+    "Passage",
+    "Probe",
+    "ProviderError",
+    "Settings",
+    "StoreError",
+    "Tether",
+    "TetherError",
+    "UnsupportedInput",
+    "Verdict",
+    "Version",
+    "load_settings",
+    "to_json",
+    "verify_answer",
+]

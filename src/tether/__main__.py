@@ -1,0 +1,5 @@
+"""``python -m tether`` runs the CLI."""
+
+from .cli import main
+
+main()

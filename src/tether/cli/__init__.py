@@ -1,0 +1,53 @@
+"""The ``tether`` command line.
+
+Each command lives in its own module and registers itself on ``cli``. Errors become
+one line on stderr and a non-zero exit; a traceback appears only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+
+from ..errors import TetherError
+from ._common import cli
+
+__all__ = ["cli", "main"]
+
+# Importing registers the commands on ``cli``.
+from . import ask, demo, ingest, verify  # noqa: E402,F401
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    try:
+        code = cli.main(args=args, prog_name="tether", standalone_mode=False)
+        sys.exit(code or 0)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx else "tether"
+        _fail(f"{exc.format_message()} (see '{where} --help')", 2)
+    except click.ClickException as exc:
+        _fail(exc.format_message(), exc.exit_code)
+    except (click.Abort, KeyboardInterrupt):
+        _fail("interrupted", 130)
+    except BrokenPipeError:
+        sys.exit(0)  # `tether ... | head` is not an error
+    except TetherError as exc:
+        if debug:
+            raise
+        _fail(str(exc), exc.exit_code)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+        if debug:
+            raise
+        _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for details)", 70)

@@ -1,0 +1,76 @@
+"""Shared pieces of the CLI: the command group, common options, JSON input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+import click
+
+from ..answer import Tether
+from ..config import default_db_path, load_settings
+from ..errors import InputError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="TOML settings file (default: $TETHER_CONFIG or ./tether.toml).")
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+@click.version_option(package_name="tether")
+@click.pass_context
+def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
+    """Answers from your documents, every sentence tied to the passage that supports it."""
+    ctx.obj = {"config": config_path, "debug": debug}
+
+
+def db_option(func: F) -> F:
+    return click.option(
+        "--db",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help=f"Store file (default: $TETHER_DB or {default_db_path()}).",
+    )(func)
+
+
+def open_tether(ctx: click.Context, db: str | None, *, create: bool = False) -> Tether:
+    settings = load_settings(ctx.obj.get("config") if ctx.obj else None)
+    return Tether(db, settings=settings, create=create)
+
+
+def read_json_lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Numbered JSON objects, one per non-blank line; a bad line is an InputError."""
+    for number, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        yield number, parse_json_object(line, where=f"line {number}")
+
+
+def parse_json_object(text: str, *, where: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def require(obj: dict[str, Any], key: str, kind: type, *, where: str) -> Any:
+    if key not in obj:
+        raise InputError(f"{where}: missing key {key!r}")
+    if not isinstance(obj[key], kind):
+        raise InputError(f"{where}: {key!r} must be a {kind.__name__}")
+    return obj[key]
+
+
+def open_input(path: str) -> IO[str]:
+    if path == "-":
+        return click.get_text_stream("stdin")
+    try:
+        return Path(path).open(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from exc

@@ -1,0 +1,51 @@
+"""``tether demo``: build a store from the bundled corpus and answer a few questions."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from importlib.resources import files
+from pathlib import Path
+
+import click
+
+from ..answer import Tether
+from ..config import load_settings
+from ..ingest import Metadata, ingest_file, iter_files, load_manifest
+from ..render import answer_text
+from ._common import cli
+
+
+def demo_dir() -> Path:
+    return Path(str(files("tether") / "demo"))
+
+
+def build_demo_store(db: Path) -> Tether:
+    """A Tether over the bundled corpus at ``db`` (re-ingesting unchanged files is a no-op)."""
+    root = demo_dir()
+    entries = load_manifest(root / "corpus" / "manifest.json")
+    tether = Tether(db, settings=load_settings())
+    for path in iter_files([root / "corpus"]):
+        result = ingest_file(tether.store, path, Metadata().merged(entries[path.resolve()]),
+                             settings=tether.settings)
+        if result.status == "failed":
+            raise click.ClickException(f"demo corpus: {result.path}: {result.error}")
+    return tether
+
+
+@cli.command()
+@click.option("--db", type=click.Path(dir_okay=False),
+              help="Keep the demo store here (default: a temporary folder).")
+@click.argument("questions", nargs=-1)
+def demo(db: str | None, questions: tuple[str, ...]) -> None:
+    """Ingest the bundled chemical-safety corpus and answer sample QUESTIONS."""
+    asked = list(questions) or json.loads((demo_dir() / "demo_questions.json").read_text("utf-8"))
+    with tempfile.TemporaryDirectory(prefix="tether-demo-") as tmp:
+        path = Path(db) if db else Path(tmp) / "demo.db"
+        with build_demo_store(path) as tether:
+            counts = tether.store.counts()
+            click.echo(f"Demo store: {counts['documents']} documents, {counts['passages']} passages ({path})\n")
+            for question in asked:
+                click.echo(click.style(f"Q: {question}", bold=True))
+                click.echo(answer_text(tether.ask(question)))
+                click.echo()

@@ -1,0 +1,153 @@
+"""The default generator: verbatim sentences from the retrieved passages, fully offline.
+
+It cannot fabricate: every draft is a slice of a passage. What it decides is which
+sentences answer the question: coverage of the question's content terms, whether
+the sentence carries the kind of answer asked for (a figure for "how much", a date
+for "when", a name for "who"), retrieval rank, and no repeats.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from ..injection import is_instruction_like
+from ..records import Draft, Hit
+from ..retrieve import query_terms
+from ..segment import sentence_spans
+
+__all__ = ["ExtractiveGenerator", "answer_type", "has_answer_type"]
+
+_TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("date", re.compile(r"\b(when|what year|which year|what date|since when|how old)\b", re.I)),
+    (
+        "figure",
+        re.compile(
+            r"\b(how (many|much|long|far|high|low|hot|cold|big|large|often)|what (percentage|"
+            r"proportion|fraction|concentration|temperature|amount|number|level|limit|dose|"
+            r"value)|at what (temperature|concentration|level)|limits?|threshold|boiling point|"
+            r"flash point|melting point|exposure limit|ppm|mg)\b",
+            re.I,
+        ),
+    ),
+    ("name", re.compile(r"\b(who|whom|whose|which (agency|company|organi[sz]ation|person))\b", re.I)),
+    ("place", re.compile(r"\b(where|which (country|city|place|site|region))\b", re.I)),
+)
+_HAS_TYPE: dict[str, re.Pattern[str]] = {
+    "date": re.compile(
+        r"\b(1[5-9]\d\d|20\d\d|2100)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d",
+        re.I,
+    ),
+    "figure": re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+                         r"hundred|thousand|million|half|dozen)\b", re.I),
+    "name": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
+    "place": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
+}
+_LIST_MARKER = re.compile(r"[-*+•]\s+|\d{1,3}[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*")
+_SUFFIX = re.compile(r"(ies|es|s|ing|ed)$")
+_MIN_COVERAGE = 0.3
+
+
+def answer_type(question: str) -> str | None:
+    """The kind of answer a question asks for: date, figure, name, place or None."""
+    for kind, cue in _TYPE_CUES:
+        if cue.search(question):
+            return kind
+    return None
+
+
+def has_answer_type(sentence: str, kind: str | None) -> bool:
+    return kind is None or bool(_HAS_TYPE[kind].search(sentence))
+
+
+def _stem(word: str) -> str:
+    return _SUFFIX.sub("", word) if len(word) > 4 else word
+
+
+def _stems(text: str) -> set[str]:
+    return {_stem(t) for t in query_terms(text)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    text: str
+    passage_id: str
+    order: tuple[int, int]  # (first rank of its document, offset in passage)
+    stems: frozenset[str]
+    score: float
+    coverage: float
+    typed: bool
+
+
+class ExtractiveGenerator:
+    name = "extractive"
+
+    def __init__(self, *, max_sentences: int = 3) -> None:
+        self.max_sentences = max_sentences
+
+    def _candidates(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
+        wanted = _stems(question)
+        kind = answer_type(question)
+        doc_rank: dict[str, int] = {}
+        out = []
+        for hit in hits:
+            doc_rank.setdefault(hit.passage.doc_id, hit.rank)
+            # A fact sheet states its subject once, in the title ("Boiling point: 64.7 °C"
+            # under "Methanol"): title terms count toward coverage, sentence terms must too.
+            title = _stems(hit.document.title)
+            text = hit.passage.text
+            for span in sentence_spans(text):
+                start = span.start
+                marker = _LIST_MARKER.match(text, start, span.end)
+                if marker:
+                    start = marker.end()
+                sentence = text[start : span.end]
+                if (
+                    len(sentence) < 15
+                    or sentence.startswith("#")
+                    or sentence.rstrip().endswith("?")
+                    or is_instruction_like(sentence)
+                ):
+                    continue
+                stems = frozenset(_stems(sentence))
+                if not wanted & stems:
+                    continue
+                coverage = len(wanted & (stems | title)) / len(wanted)
+                typed = has_answer_type(sentence, kind)
+                # Rank decays gently: BM25 order is a good prior but not the answer.
+                score = coverage * (1.5 if typed and kind else 1.0) / (1 + 0.1 * hit.rank)
+                out.append(
+                    _Candidate(
+                        sentence,
+                        hit.passage.passage_id,
+                        (doc_rank[hit.passage.doc_id], hit.passage.start + start),
+                        stems,
+                        score,
+                        coverage,
+                        typed,
+                    )
+                )
+        return out
+
+    def generate(
+        self, question: str, hits: Sequence[Hit], *, steering: str | None = None
+    ) -> Iterator[Draft]:
+        candidates = sorted(self._candidates(question, hits), key=lambda c: -c.score)
+        if not candidates or candidates[0].coverage < _MIN_COVERAGE:
+            return
+        best = candidates[0]
+        chosen = [best]
+        for cand in candidates[1:]:
+            if len(chosen) >= self.max_sentences or cand.score < 0.7 * best.score:
+                break
+            if cand.coverage < _MIN_COVERAGE or (best.typed and not cand.typed):
+                continue
+            # Near-repeats (the same fact in two documents) add length, not content.
+            if any(
+                len(cand.stems & c.stems) / max(1, len(cand.stems | c.stems)) > 0.6 for c in chosen
+            ):
+                continue
+            chosen.append(cand)
+        for cand in sorted(chosen, key=lambda c: c.order):
+            yield Draft(cand.text, (cand.passage_id,))

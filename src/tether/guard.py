@@ -1,0 +1,77 @@
+"""Guard stage: the only place an ``AnswerSentence`` is made.
+
+A draft survives only if a passage retrieved for this question supports it; the
+citation is cut from the stored version text at the supporting span, so its quote is
+exact by construction. The guard sees drafts and evidence, nothing of the generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from . import ids
+from .attribute import Attribution, Evidence, attribute
+from .config import Settings
+from .records import AnswerSentence, Citation, Draft, Dropped, Passage
+
+__all__ = ["citation_for", "judge_draft"]
+
+
+def _passage_at(unit: Evidence, offset: int) -> Passage:
+    for passage in unit.passages:
+        if passage.start <= offset < passage.end:
+            return passage
+    return unit.passages[-1]
+
+
+def citation_for(unit: Evidence, span: tuple[int, int]) -> Citation:
+    """The durable citation for ``span`` (relative to ``unit.text``)."""
+    if unit.document is None or not unit.passages:
+        raise ValueError("a citation needs evidence from a stored document")
+    start, end = unit.start + span[0], unit.start + span[1]
+    quote = unit.text[span[0] : span[1]]
+    passage = _passage_at(unit, start)
+    return Citation(
+        doc_id=unit.document.doc_id,
+        version=passage.version,
+        start=start,
+        end=end,
+        quote=quote,
+        quote_hash=ids.quote_hash(quote),
+        passage_id=passage.passage_id,
+        source=unit.document.source,
+        title=unit.document.title,
+        license=unit.document.license,
+        fetched_at=unit.document.fetched_at,
+        kind=passage.kind,
+        region=passage.region,
+        process=passage.process,
+    )
+
+
+def judge_draft(
+    draft: Draft,
+    evidence: Sequence[Evidence],
+    *,
+    settings: Settings,
+    modes: Mapping[str, str] | None = None,
+) -> tuple[AnswerSentence | Dropped, dict[str, str] | None]:
+    """One draft's fate, and the shadow decision if a shadow gate disagreed."""
+    text = draft.text.strip()
+    result: Attribution = attribute(
+        text, evidence, settings=settings, hints=draft.hints, modes=modes
+    )
+    verdict = result.verdict
+    shadow = None
+    if result.shadow_outcome is not None:
+        shadow = {
+            "sentence": text,
+            "outcome": verdict.outcome,
+            "would_be": result.shadow_outcome,
+            "reasons": "; ".join(verdict.reasons),
+        }
+    unit = result.evidence
+    if verdict.outcome == "supported" and unit is not None and unit.document and verdict.span:
+        citation = citation_for(unit, verdict.span)
+        return AnswerSentence(text, (citation,), verdict), shadow
+    return Dropped(text, verdict), shadow

@@ -1,0 +1,229 @@
+"""Ingest stage: files (or bytes) + metadata → Document, Version and Passages in the store.
+
+Extraction and segmentation happen before the store is touched; the write itself is
+one transaction (see ``store``), so a document either lands whole or not at all.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from . import ids, injection
+from .config import Settings
+from .errors import InputError, TetherError
+from .extract import SUPPORTED_SUFFIXES, Extracted, extract_bytes, extract_file
+from .records import KINDS, PUBLIC, Document, Passage, Version
+from .segment import passage_spans, region_label
+from .store import Store
+
+__all__ = [
+    "IngestResult",
+    "Metadata",
+    "build_passages",
+    "ingest_bytes",
+    "ingest_file",
+    "iter_files",
+    "load_manifest",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Metadata:
+    """What the caller says about a document; unset fields get documented defaults."""
+
+    source: str | None = None
+    title: str | None = None
+    license: str = "unknown"
+    fetched_at: str | None = None  # default: today (UTC)
+    kind: str = "original"
+    process: str | None = None
+    acl: tuple[str, ...] = (PUBLIC,)
+
+    def merged(self, other: dict[str, Any]) -> Metadata:
+        """These options, with a manifest entry's values where the entry sets them."""
+        known = {"source", "title", "license", "fetched_at", "kind", "process", "acl"}
+        values = {k: v for k, v in other.items() if k in known and v is not None}
+        if "acl" in values:
+            acl = values["acl"]
+            values["acl"] = tuple([acl] if isinstance(acl, str) else acl)
+        return replace(self, **values)
+
+    def validated(self) -> Metadata:
+        if self.kind not in KINDS:
+            raise InputError(f"unknown kind {self.kind!r}", hint="use one of " + ", ".join(KINDS))
+        if self.kind != "original" and not self.process:
+            raise InputError(
+                f"a {self.kind} document needs the process that produced it",
+                hint="pass --process, e.g. --process 'OCR: tesseract 5'",
+            )
+        if self.fetched_at is not None:
+            try:
+                dt.datetime.fromisoformat(self.fetched_at)
+            except ValueError as exc:
+                raise InputError(
+                    f"fetched_at {self.fetched_at!r} is not an ISO date",
+                    hint="use YYYY-MM-DD or an ISO timestamp",
+                ) from exc
+        if not self.acl or any(not isinstance(p, str) or not p.strip() for p in self.acl):
+            raise InputError("acl must list at least one non-empty principal")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class IngestResult:
+    path: str
+    status: str  # ingested | updated | unchanged | failed
+    doc_id: str | None = None
+    version: str | None = None
+    passages: int = 0
+    chars: int = 0
+    error: str | None = None
+    flags: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _today() -> str:
+    return dt.datetime.now(dt.timezone.utc).date().isoformat()
+
+
+def iter_files(paths: Sequence[str | Path]) -> Iterator[Path]:
+    """Files named directly, and supported files under folders (recursively, sorted,
+    hidden entries skipped). A missing path is an error before anything is written."""
+    resolved = [Path(p) for p in paths]
+    for path in resolved:
+        if not path.exists():
+            raise InputError(f"no such file or folder: {path}")
+    for path in resolved:
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                rel = child.relative_to(path)
+                if any(part.startswith(".") for part in rel.parts):
+                    continue
+                if child.is_file() and child.suffix.lower() in SUPPORTED_SUFFIXES:
+                    yield child
+        else:
+            yield path
+
+
+def load_manifest(path: str | Path) -> dict[Path, dict[str, Any]]:
+    """``{"documents": [{"path", "source", "title", ...}]}``, paths relative to the file."""
+    manifest = Path(path)
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        entries = data["documents"]
+        return {
+            (manifest.parent / entry["path"]).resolve(): dict(entry)
+            for entry in entries
+        }
+    except FileNotFoundError as exc:
+        raise InputError(f"manifest not found: {manifest}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"manifest {manifest} is not valid JSON: {exc}") from exc
+    except (KeyError, TypeError) as exc:
+        raise InputError(
+            f"manifest {manifest} must be {{\"documents\": [{{\"path\": ...}}, ...]}}: missing {exc}"
+        ) from exc
+
+
+def build_passages(
+    version: Version, document: Document, *, max_chars: int
+) -> list[Passage]:
+    """Segment a version into passages carrying the document's provenance."""
+    breaks = [r.start for r in version.regions]
+    passages = []
+    for span in passage_spans(version.text, max_chars=max_chars, breaks=breaks):
+        text = version.text[span.start : span.end]
+        passages.append(
+            Passage(
+                passage_id=ids.passage_id_for(version.version, span.start, span.end),
+                doc_id=document.doc_id,
+                version=version.version,
+                start=span.start,
+                end=span.end,
+                text=text,
+                kind=document.kind,
+                region=region_label(version.regions, span.start),
+                process=document.process,
+                flags=injection.detect(text),
+            )
+        )
+    return passages
+
+
+def _store_extracted(
+    store: Store,
+    extracted: Extracted,
+    meta: Metadata,
+    *,
+    default_source: str,
+    default_title: str,
+    settings: Settings,
+) -> IngestResult:
+    source = meta.source or default_source
+    document = Document(
+        doc_id=ids.doc_id_for(source),
+        source=source,
+        title=meta.title or extracted.title or default_title,
+        license=meta.license,
+        fetched_at=meta.fetched_at or _today(),
+        media_type=extracted.media_type,
+        acl=meta.acl,
+        kind=meta.kind,  # type: ignore[arg-type]
+        process=meta.process,
+    )
+    version = Version(
+        doc_id=document.doc_id,
+        version=ids.version_of(extracted.text),
+        text=extracted.text,
+        extractor=extracted.extractor,
+        created_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        regions=extracted.regions,
+    )
+    passages = build_passages(version, document, max_chars=settings.passage_chars)
+    status = store.put(document, version, passages)
+    flags = tuple(sorted({f for p in passages for f in p.flags}))
+    return IngestResult(
+        path=default_source,
+        status=status,
+        doc_id=document.doc_id,
+        version=version.version,
+        passages=len(passages),
+        chars=len(extracted.text),
+        flags=flags,
+    )
+
+
+def ingest_file(store: Store, path: Path, meta: Metadata, *, settings: Settings) -> IngestResult:
+    """Ingest one file; a broken file gives a ``failed`` result, never a partial write."""
+    try:
+        meta.validated()
+        extracted = extract_file(path, settings=settings)
+        result = _store_extracted(
+            store,
+            extracted,
+            meta,
+            default_source=path.resolve().as_uri(),
+            default_title=path.stem,
+            settings=settings,
+        )
+        return replace(result, path=str(path))
+    except TetherError as exc:
+        return IngestResult(path=str(path), status="failed", error=str(exc))
+
+
+def ingest_bytes(
+    store: Store, data: bytes, *, media_type: str, meta: Metadata, settings: Settings
+) -> IngestResult:
+    """Ingest an upload; unlike files, failures raise (the caller reports them)."""
+    if not meta.source:
+        raise InputError("an uploaded document needs a source", hint="set its source URL or name")
+    meta.validated()
+    extracted = extract_bytes(data, media_type=media_type, settings=settings, name=meta.source)
+    return _store_extracted(
+        store, extracted, meta, default_source=meta.source, default_title=meta.source,
+        settings=settings,
+    )

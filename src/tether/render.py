@@ -1,0 +1,62 @@
+"""Render stage: answers as a person reads them in a terminal, and as JSON.
+
+Derived text (transcribed, generated) is never shown as a quotation: it is
+attributed to the artifact and the process that produced it, pointing at the
+original region.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from .records import Answer, Citation, to_json
+
+__all__ = ["answer_json", "answer_text", "citation_line"]
+
+
+def answer_json(answer: Answer, **extra: Any) -> str:
+    """One line of JSON; ``extra`` keys (an ``id``) come first."""
+    return json.dumps({**extra, **to_json(answer)}, ensure_ascii=False)
+
+
+def citation_line(number: int, citation: Citation) -> list[str]:
+    where = f" · {citation.region}" if citation.region else ""
+    lines = [f"[{number}] {citation.title} — {citation.source}{where}"]
+    meta = f"license {citation.license} · fetched {citation.fetched_at}"
+    if citation.kind == "original":
+        lines.append(f"    {meta}")
+        lines.append(f"    “{citation.quote}”")
+    else:
+        # Not a quotation: the words come from a process, not from the source.
+        lines.append(f"    {meta} · {citation.kind} text, produced by {citation.process}")
+        lines.append(f"    {citation.kind} text (not a quotation of the source): {citation.quote}")
+    return lines
+
+
+def answer_text(answer: Answer) -> str:
+    if answer.refused:
+        layer = f" [{answer.refusal_layer}]" if answer.refusal_layer else ""
+        lines = [f"No answer{layer}: {answer.refusal_reason}."]
+    else:
+        numbers: dict[tuple[str, str, int, int], int] = {}
+        cited: list[Citation] = []
+        parts = []
+        for sentence in answer.sentences:
+            marks = []
+            for citation in sentence.citations:
+                key = (citation.doc_id, citation.version, citation.start, citation.end)
+                if key not in numbers:
+                    numbers[key] = len(numbers) + 1
+                    cited.append(citation)
+                marks.append(f"[{numbers[key]}]")
+            parts.append(f"{sentence.text} {''.join(marks)}")
+        lines = [" ".join(parts), "", "Sources"]
+        for n, citation in enumerate(cited, 1):
+            lines.extend(citation_line(n, citation))
+    if answer.dropped:
+        counts = Counter(d.verdict.outcome for d in answer.dropped)
+        summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
+        lines.append(f"({len(answer.dropped)} proposed sentence(s) not shown: {summary}; --json lists them)")
+    return "\n".join(lines)
