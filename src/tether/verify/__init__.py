@@ -1,0 +1,37 @@
+"""The support test: does a passage, taken as a premise, state a sentence?
+
+Support is entailment, not similarity. ``check`` gives one of four outcomes —
+``supported``, ``contradicted``, ``mentioned``, ``unsupported`` — with the span of the
+passage it rests on, the reasons, and which checker decided:
+
+    >>> from tether.config import Settings
+    >>> from tether.verify import check
+    >>> r = check("Rollo was not a Viking.", "Rollo was a Viking leader.", settings=Settings())
+    >>> r.outcome, r.checker, r.reasons[-1]
+    ('contradicted', 'polarity', "negation:sentence says 'not'")
+
+Layers: ``lexical`` (tokens, verbatim, coverage windows), ``figures`` (figures with
+their qualifiers), ``polarity`` (negation, quantifier, modality cues), ``checks``
+(figures, years and names in their slots), ``core`` (the decision and the modes),
+``evaluate`` (scores on labelled pairs) and ``report`` (a readable confusion matrix).
+"""
+
+from __future__ import annotations
+
+from .core import GATES, MODES, Check, check, resolve_modes
+from .evaluate import evaluate_pairs
+from .figures import Figure, extract_figures, same_figure
+from .lexical import prepare_passage
+
+__all__ = [
+    "GATES",
+    "MODES",
+    "Check",
+    "Figure",
+    "check",
+    "evaluate_pairs",
+    "extract_figures",
+    "prepare_passage",
+    "resolve_modes",
+    "same_figure",
+]

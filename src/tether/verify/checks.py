@@ -1,0 +1,292 @@
+"""Entity checks: figures, years and capitalised names, each in its slot.
+
+A detail of the sentence that the aligned region lacks is ``missing`` (the pair is at
+best ``mentioned``); when the region has a *different* detail in the same slot (same
+unit, or the same words around it) the pair is ``contradicted``.
+
+>>> from .lexical import prepare, best_windows
+>>> from .align import align
+>>> s = prepare("The plant emitted 412500 tonnes in 2026.")
+>>> p = prepare("The plant emitted 14125001 tonnes in 2026.")
+>>> [f.reason for f in check_figures(align(s, p, best_windows(s.key_set, p)[0]))]
+['figure:412500 not in passage, passage has 14125001']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .align import Alignment, Finding, anchors, context_keys
+from .figures import Figure, same_figure
+from .lexical import STOPWORDS, Prepared
+
+__all__ = ["Names", "check_figures", "check_names", "check_years", "name_runs"]
+
+# (keys capitalised mid-sentence, keys written in lower case) over sentence and passage.
+Names = tuple[frozenset[str], frozenset[str]]
+# A slot must be predicted at least this firmly (one neighbour at the exact distance)
+# before a different name or figure there counts as a swap.
+_MIN_SLOT_SCORE = 3
+# A "sentence" with more figures or names than this is a table or a list, not a claim;
+# it is reported as not checkable (at best mentioned) instead of costing quadratic time.
+_MAX_ITEMS = 64
+
+
+def _token_span(p: Prepared, fig: Figure) -> tuple[int, int]:
+    i, j = p.token_range(fig.start, fig.end)
+    return i, max(j, i + 1)
+
+
+def _context(p: Prepared, fig: Figure) -> set[str]:
+    i, j = _token_span(p, fig)
+    return context_keys(p, i, j)
+
+
+def _qualifier_ok(claim: Figure, other: Figure) -> bool:
+    # An approximate claim may rest on an exact figure; the reverse overstates precision,
+    # and "more than 5" is not "less than 5".
+    return claim.qualifier == other.qualifier or (claim.qualifier == "approx" and other.qualifier is None)
+
+
+def _figures_at(spots: dict[int, int], at: dict[int, Figure]) -> list[tuple[int, Figure]]:
+    """Region figures the anchors point at, with the best anchor score on each."""
+    best: dict[int, tuple[int, Figure]] = {}
+    for z, w in spots.items():
+        g = at.get(z)
+        if g is not None and w > best.get(id(g), (0, g))[0]:
+            best[id(g)] = (w, g)
+    return list(best.values())
+
+
+def _token_map(p: Prepared, figs: list[Figure]) -> dict[int, Figure]:
+    out: dict[int, Figure] = {}
+    for g in figs:
+        i, j = _token_span(p, g)
+        for z in range(i, j):
+            out[z] = g
+    return out
+
+
+def check_figures(a: Alignment) -> list[Finding]:
+    """Every non-year figure of the sentence must be in the region, in its slot, with
+    its qualifiers and its year."""
+    claim_figs = [f for f in a.claim.figures if f.kind != "year"]
+    if not claim_figs:
+        return []
+    if len(claim_figs) > _MAX_ITEMS:
+        return [_missing(f"figure:{len(claim_figs)} figures, too many to check")]
+    here = a.passage.figures_in(a.start, a.end)
+    region = [f for f in here if f.kind != "year"]
+    years_here = {f.canon for f in here if f.kind == "year"}
+    by_value: dict[str, list[Figure]] = {}
+    for g in region:
+        by_value.setdefault(_value_key(g), []).append(g)
+    at = _token_map(a.passage, region)
+    used: set[int] = set()
+    out: list[Finding] = []
+    for f in claim_figs:
+        i, j = _token_span(a.claim, f)
+        at_slot = _figures_at(anchors(a, i, j), at)
+        pool = region if f.qualifier == "approx" else by_value.get(_value_key(f), [])
+        same = [g for g in pool if same_figure(f, g) and id(g) not in used]
+        own_score = max((w for w, g in at_slot if same_figure(f, g)), default=0)
+        own = [g for w, g in at_slot if same_figure(f, g) and w == own_score]
+        rivals = [g for w, g in sorted(at_slot, key=lambda x: -x[0])
+                  if w > own_score and not same_figure(f, g) and _comparable(f, g)]  # fmt: skip
+        if rivals and max(w for w, _ in at_slot) >= _MIN_SLOT_SCORE:
+            # The words around the figure hold another figure in the passage.
+            g = rivals[0].canon
+            out.append(
+                _contra(f"figure:{f.canon} vs {g} in that place")
+                if same
+                else _contra(f"figure:{f.canon} not in passage, passage has {g}")
+            )
+            continue
+        if own:
+            same = own + [g for g in same if g not in own]
+        if same:
+            used.add(id(same[0]))
+            if not any(_qualifier_ok(f, g) for g in same):
+                out.append(_contra(f"figure:{_show(f)} vs {_show(same[0])} (qualifier)"))
+            elif f.year is not None and not any(g.year == f.year for g in same):
+                dated = [g.year for g in same if g.year is not None]
+                if dated:
+                    out.append(_contra(f"figure:{f.canon} is the {dated[0]} figure, not {f.year}"))
+                elif f.year not in years_here:
+                    out.append(_missing(f"figure:{f.canon} for {f.year} not in passage"))
+            continue
+        slot = _slot(a, f, region)
+        if slot is not None:
+            out.append(_contra(f"figure:{f.canon} not in passage, passage has {slot.canon}"))
+        else:
+            out.append(_missing(f"figure:{f.canon} not in passage"))
+    return out
+
+
+def _value_key(f: Figure) -> str:
+    # Exact values meet here; an approximate claim scans the region instead.
+    return f.canon if f.value is None else f"{f.value:.9g}/{f.high}"
+
+
+def _comparable(f: Figure, g: Figure) -> bool:
+    return (f.kind == "ordinal") == (g.kind == "ordinal")
+
+
+def _show(f: Figure) -> str:
+    return f"{f.qualifier_text} {f.canon}" if f.qualifier_text else f.canon
+
+
+def _slot(a: Alignment, f: Figure, region: list[Figure]) -> Figure | None:
+    """The region figure in the same slot as ``f``: same unit/currency or same context."""
+    if not region:
+        return None
+    ctx = _context(a.claim, f)
+    best: tuple[int, Figure] | None = None
+    for g in region:
+        if not _comparable(f, g):
+            continue
+        score = 2 * len(ctx & _context(a.passage, g))
+        if f.unit and f.unit == g.unit or f.currency and f.currency == g.currency:
+            score += 3
+        if score and (best is None or score > best[0]):
+            best = (score, g)
+    return best[1] if best else None
+
+
+def check_years(a: Alignment) -> list[Finding]:
+    """Years (and decades) of the sentence must appear in the region, in their slot."""
+    claim_years = [f for f in a.claim.figures if f.kind == "year"]
+    if not claim_years:
+        return []
+    if len(claim_years) > _MAX_ITEMS:
+        return [_missing(f"year:{len(claim_years)} years, too many to check")]
+    region = [f for f in a.passage.figures_in(a.start, a.end) if f.kind == "year"]
+    at = _token_map(a.passage, region)
+    remaining = Counter(part for g in region for part in _year_parts(g))
+    out: list[Finding] = []
+    for y in claim_years:
+        parts = _year_parts(y)
+        i, j = _token_span(a.claim, y)
+        at_slot = _figures_at(anchors(a, i, j), at)
+        own_score = max((w for w, g in at_slot if set(_year_parts(g)) & set(parts)), default=0)
+        rivals = [g for w, g in sorted(at_slot, key=lambda x: -x[0])
+                  if w > own_score and not set(_year_parts(g)) & set(parts)]  # fmt: skip
+        if rivals and max(w for w, _ in at_slot) >= _MIN_SLOT_SCORE:
+            out.append(_contra(f"year:{y.canon} vs {rivals[0].canon}"))
+            continue
+        missing = [part for part in parts if remaining[part] <= 0]
+        for part in parts:
+            remaining[part] -= 1
+        if not missing:
+            continue
+        ctx = _context(a.claim, y)
+        others = [
+            (len(ctx & _context(a.passage, g)), g)
+            for g in region
+            if not set(_year_parts(g)) & set(parts)
+        ]
+        best = max(others, key=lambda x: x[0], default=None)
+        if best is not None and best[0] > 0:
+            out.append(_contra(f"year:{y.canon} vs {best[1].canon}"))
+        else:
+            out.append(_missing(f"year:{y.canon} not in passage"))
+    return out
+
+
+def _year_parts(f: Figure) -> tuple[str, ...]:
+    if f.high is None:
+        return (f.canon,)
+    low, _, high = f.canon.partition("-")
+    return (low, high)
+
+
+def name_runs(p: Prepared, i: int, j: int, known: Names) -> list[tuple[int, int]]:
+    """Runs of capitalised tokens in ``[i, j)`` that read as names.
+
+    A sentence-initial capital is a name if the word is capitalised mid-sentence
+    somewhere, or never written in lower case in either text: "Rollo" and "Smith"
+    are names, "Water" in "Water boils…" against "…water boils…" is not.
+    """
+    runs: list[tuple[int, int]] = []
+    start = -1
+    for x in range(i, j):
+        if _is_name(p, x, known):
+            if start < 0 or p.clause[x] != p.clause[x - 1]:
+                if start >= 0:
+                    runs.append((start, x))
+                start = x
+        elif start >= 0:
+            runs.append((start, x))
+            start = -1
+    if start >= 0:
+        runs.append((start, j))
+    return runs
+
+
+def _is_name(p: Prepared, x: int, known: Names) -> bool:
+    ch = p.text[p.starts[x]]
+    key = p.keys[x]
+    if not ch.isupper() or key is None or key.startswith("#") or p.low[x] in STOPWORDS:
+        return False
+    if p.sent[x] in p.shouting:
+        return False  # a headline in capitals says nothing by its capitals
+    if x > 0 and p.sent[x - 1] == p.sent[x]:
+        return True
+    capitalised, lowercase = known
+    return key in capitalised or key not in lowercase
+
+
+def check_names(a: Alignment, known: Names) -> list[Finding]:
+    """A name of the sentence must be in the region, in its slot.
+
+    Where the sentence's neighbouring words put another name in the passage (and not
+    this one) it is a swap: contradicted. A name the region lacks, with no other name
+    in its slot, is ``missing``.
+    """
+    c, p = a.claim, a.passage
+    claim_runs = name_runs(c, 0, len(c.keys), known)
+    if not claim_runs:
+        return []
+    if len(claim_runs) > _MAX_ITEMS:
+        return [_missing(f"name:{len(claim_runs)} names, too many to check")]
+    region_keys = {k for k in p.keys[a.t0 : a.t1] if k}
+    region_runs = name_runs(p, a.t0, a.t1, known)
+    run_of = {z: r for r in region_runs for z in range(r[0], r[1])}
+    out: list[Finding] = []
+    for s, e in claim_runs:
+        keys = {k for k in c.keys[s:e] if k}
+        name = c.text[c.starts[s] : c.ends[e - 1]]
+        slot_best: dict[tuple[int, int], int] = {}
+        for z, w in anchors(a, s, e).items():
+            if (r := run_of.get(z)) is not None and w > slot_best.get(r, 0):
+                slot_best[r] = w
+        at_slot = [(w, r) for r, w in slot_best.items()]
+        # Own: the passage run holds all of the name ("Harold" in "King Harold II").
+        own_score = max((w for w, r in at_slot if keys <= _run_keys(p, r)), default=0)
+        rivals = [r for w, r in sorted(at_slot, key=lambda x: -x[0])
+                  if w > own_score and not keys <= _run_keys(p, r)]  # fmt: skip
+        if rivals and max(w for w, _ in at_slot) >= _MIN_SLOT_SCORE:
+            out.append(_contra(f"name:{name} vs {_run_text(p, rivals[0])}"))
+        elif not keys <= region_keys:
+            out.append(_missing(f"name:{name} not in passage"))
+    return out
+
+
+def _run_keys(p: Prepared, run: tuple[int, int]) -> set[str]:
+    return {k for k in p.keys[run[0] : run[1]] if k}
+
+
+def _run_text(p: Prepared, run: tuple[int, int]) -> str:
+    return p.text[p.starts[run[0]] : p.ends[run[1] - 1]]
+
+
+def _contra(reason: str) -> Finding:
+    checker = reason.split(":", 1)[0]
+    gate = "figures" if checker == "figure" else "contradiction"
+    return Finding(gate, "contradicts", {"figure": "figures", "year": "years", "name": "names"}[checker], reason)  # type: ignore[arg-type]
+
+
+def _missing(reason: str) -> Finding:
+    checker = reason.split(":", 1)[0]
+    gate = "figures" if checker == "figure" else "contradiction"
+    return Finding(gate, "missing", {"figure": "figures", "year": "years", "name": "names"}[checker], reason)  # type: ignore[arg-type]

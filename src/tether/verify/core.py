@@ -1,0 +1,190 @@
+"""The support test for one (sentence, passage) pair: lexical base, then the checks.
+
+The base test is always on: verbatim containment (after folding whitespace, quotes,
+dashes and case) or coverage of the sentence's content keys by a window of at most
+three consecutive passage sentences. The checks then read the aligned region and may
+take support away — never grant it. ``modes`` runs each gate ``off``, ``shadow`` (the
+checks run and are reported, the outcome they would give goes to ``shadow_outcome``)
+or ``on``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from ..config import Settings
+from ..errors import ConfigError
+from ..records import Outcome, Verdict
+from .align import Alignment, Finding, align
+from .checks import check_figures, check_names, check_years
+from .lexical import Prepared, Window, best_windows, find_verbatim, prepare, verbatim_form
+from .polarity import check_modality, check_negation, check_quantifier
+
+__all__ = ["GATES", "MODES", "Check", "check", "resolve_modes"]
+
+GATES = ("contradiction", "figures")
+MODES = ("off", "shadow", "on")
+Mode = Literal["off", "shadow", "on"]
+
+# Below the support threshold a pair can still be "contradicted" (a changed figure
+# costs a short sentence a lot of coverage) or "mentioned"; these fractions of
+# ``support_overlap`` mark how close it must come for each.
+CONTRADICTION_FLOOR = 0.75
+MENTION_FLOOR = 0.5
+_CUE_CHECKERS = frozenset(("polarity", "quantifier", "modality"))
+_RANK = {"supported": 3, "contradicted": 2, "mentioned": 1, "unsupported": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """The decision for one sentence against one passage.
+
+    ``span`` is ``[start, end)`` in the passage string the support rests on (the
+    matched stretch for a verbatim match, the shortest run of whole sentences
+    holding the matched words otherwise); ``None`` when nothing aligned.
+    """
+
+    outcome: Outcome
+    score: float
+    span: tuple[int, int] | None
+    reasons: tuple[str, ...]
+    checker: str
+    shadow_outcome: Outcome | None = None
+
+    def verdict(self, passage_id: str | None = None) -> Verdict:
+        """This check as the pipeline's ``Verdict`` record."""
+        return Verdict(self.outcome, self.score, passage_id, self.span, self.reasons, self.checker)
+
+
+def resolve_modes(modes: Mapping[str, str] | None) -> dict[str, Mode]:
+    """Gate → mode, defaults ``on``. Other gates in ``modes`` (probe, judge) are ignored."""
+    out: dict[str, Mode] = {"contradiction": "on", "figures": "on"}
+    for gate, mode in (modes or {}).items():
+        if mode not in MODES:
+            raise ConfigError(f"mode of gate {gate!r} must be one of {', '.join(MODES)}, got {mode!r}")
+        if gate in out:
+            out[gate] = mode  # type: ignore[assignment]
+    return out
+
+
+def check(
+    sentence: str,
+    passage: str,
+    *,
+    settings: Settings,
+    modes: Mapping[str, str] | None = None,
+) -> Check:
+    """Does ``passage``, taken as a premise, state ``sentence``?
+
+        >>> from tether.config import Settings
+        >>> check("Water boils at 100 °C.", "At sea level water boils at 100 °C.",
+        ...       settings=Settings()).outcome
+        'supported'
+        >>> check("Water boils at 90 °C.", "At sea level water boils at 100 °C.",
+        ...       settings=Settings()).reasons
+        ('overlap:0.67', 'figure:90 not in passage, passage has 100')
+    """
+    gates = resolve_modes(modes)
+    if not sentence.strip():
+        return Check("unsupported", 0.0, None, ("empty sentence",), "lexical")
+    s = prepare(sentence)
+    if not s.key_set:
+        return Check("unsupported", 0.0, None, ("no content words",), "lexical")
+    p = prepare(passage)
+    if not p.key_set:
+        return Check("unsupported", 0.0, None, ("empty passage",), "lexical")
+    threshold = settings.support_overlap
+    span = find_verbatim(verbatim_form(s), p)
+    if span is not None:
+        first, last = p.sentence_at(span[0]), p.sentence_at(span[1] - 1)
+        whole = p.sentences[first][0] >= span[0] - 1 and p.sentences[last][1] <= span[1] + 2
+        if whole:
+            return Check("supported", 1.0, span, ("verbatim",), "verbatim")
+        # A fragment of a longer sentence: its context may negate or hedge it.
+        window = Window(first, last, s.key_set, 1.0)
+        result = _judge(s, p, window, threshold, gates)
+        if result.outcome == "supported" and result.shadow_outcome is None:
+            return Check("supported", 1.0, span, ("verbatim",), "verbatim")
+        return result
+    windows = best_windows(s.key_set, p)
+    if not windows:
+        return Check("unsupported", 0.0, None, ("overlap:0.00",), "lexical")
+    best: Check | None = None
+    for window in windows:
+        result = _judge(s, p, window, threshold, gates)
+        if best is None or _RANK[result.outcome] > _RANK[best.outcome]:
+            best = result
+        if best.outcome == "supported":
+            break
+    assert best is not None
+    return best
+
+
+def _judge(
+    s: Prepared, p: Prepared, window: Window, threshold: float, gates: Mapping[str, Mode]
+) -> Check:
+    cov = window.coverage
+    overlap = f"overlap:{cov:.2f}"
+    if cov < threshold * MENTION_FLOOR:
+        return Check("unsupported", round(cov, 4), None, (overlap,), "lexical")
+    a = align(s, p, window)
+    base: Outcome
+    if cov >= threshold:
+        base = "supported"
+    else:
+        base = "mentioned" if _subject_present(a) else "unsupported"
+    findings: list[Finding] = []
+    if cov >= threshold * CONTRADICTION_FLOOR:
+        findings = _run_checks(a, gates)
+        if cov < threshold:
+            # Cue words cost no coverage, so a flipped "not" below the threshold is a
+            # sentence that was never stated anyway; changed figures, years and names
+            # do cost coverage, and still contradict down to the floor.
+            findings = [f for f in findings if f.checker not in _CUE_CHECKERS]
+    enforced = [f for f in findings if gates[f.gate] == "on"]
+    shadowed = [f for f in findings if gates[f.gate] == "shadow"]
+    outcome, decider = _decide(base, enforced)
+    would, _ = _decide(base, enforced + shadowed)
+    reasons = (overlap, *(f.reason for f in enforced), *("shadow:" + f.reason for f in shadowed))
+    span = (a.start, a.end) if outcome != "unsupported" or cov >= threshold * MENTION_FLOOR else None
+    return Check(
+        outcome,
+        round(cov, 4),
+        span,
+        reasons,
+        decider or "lexical",
+        would if would != outcome else None,
+    )
+
+
+def _run_checks(a: Alignment, gates: Mapping[str, Mode]) -> list[Finding]:
+    out: list[Finding] = []
+    if gates["contradiction"] != "off":
+        out += check_negation(a)
+        known = (a.claim.capitalised | a.passage.capitalised, a.claim.lowercase | a.passage.lowercase)
+        out += check_names(a, known)
+        out += check_years(a)
+        out += check_quantifier(a)
+        out += check_modality(a)
+    if gates["figures"] != "off":
+        out += check_figures(a)
+    return out
+
+
+def _decide(base: Outcome, findings: list[Finding]) -> tuple[Outcome, str | None]:
+    for f in findings:
+        if f.effect == "contradicts":
+            return "contradicted", f.checker
+    if base == "supported":
+        for f in findings:
+            return "mentioned", f.checker
+    return base, None
+
+
+def _subject_present(a: Alignment) -> bool:
+    """The sentence's subject (its first content words) appears in the region."""
+    c = a.claim
+    head = [k for k in c.keys if k and not k.startswith("#")][:2]
+    return any(k in a.matched for k in head)

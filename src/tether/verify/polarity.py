@@ -1,0 +1,211 @@
+"""Cue-word checks: negation, quantifiers and modality, read in the aligned core.
+
+Coverage ignores these words (they are stop words), so a passage that says the
+opposite scores as high as one that agrees; these checks are what tell them apart.
+Each compares the cues of the whole sentence with the cues in the passage's core (the
+shortest stretch holding the matched words, widened a little to catch "No X…" and
+"Not all X…" without crossing a clause boundary).
+
+>>> from .lexical import prepare, best_windows
+>>> from .align import align
+>>> s, p = prepare("The Normans were not in Normandy."), prepare("The Normans were in Normandy.")
+>>> [f.reason for f in check_negation(align(s, p, best_windows(s.key_set, p)[0]))]
+["negation:sentence says 'not'"]
+"""
+
+from __future__ import annotations
+
+from .align import Alignment, Finding
+from .lexical import Prepared
+
+__all__ = ["check_modality", "check_negation", "check_quantifier", "cues", "negation_cues"]
+
+NEGATORS = frozenset(
+    "not no never none nobody nothing nowhere neither nor without cannot non lack lacks "
+    "lacked lacking absent".split()
+    # A few common negators of other languages, so a flipped sentence there is not
+    # waved through; the rest of the checks are English-only.
+    + "nicht kein keine keinen nie ne pas jamais sans nunca sin не нет ни никогда без "
+    "لا ليس لم لن غير".split()
+)
+# Han characters that negate; scripts without spaces are tokenised as bigrams.
+_CJK_NEGATORS = frozenset("不没沒無无非未别別")
+_FAIL = frozenset(("fail", "fails", "failed", "failing"))
+
+QUANTIFIERS = {
+    "all": "all", "every": "all", "each": "all", "always": "all", "entire": "all",
+    "some": "some", "several": "some", "sometimes": "some", "occasionally": "some",
+    "most": "most", "mostly": "most", "usually": "most", "generally": "most",
+    "often": "most", "many": "most", "majority": "most", "frequently": "most",
+    "few": "few", "rarely": "few", "seldom": "few", "minority": "few",
+}  # fmt: skip
+MODALS = {
+    "may": "may", "might": "may", "could": "may", "possibly": "may", "perhaps": "may",
+    "potentially": "may", "likely": "may", "probably": "may", "unlikely": "may",
+    "can": "can", "able": "can", "must": "must", "certainly": "must",
+    "definitely": "must", "necessarily": "must", "should": "should", "ought": "should",
+}  # fmt: skip
+
+# How far the core is widened: left catches "No birds…", "Some of the…"; right catches
+# a trailing "not" in "…is effective, not…" only within the clause.
+_LEFT, _RIGHT, _SCOPE = 3, 1, 25
+
+
+def negation_cues(low: list[str], i: int, j: int) -> list[str]:
+    """Negation cues among tokens ``[i, j)`` ("not", "n't" forms, "fails to", "free of")."""
+    out: list[str] = []
+    n = len(low)
+    for x in range(i, j):
+        w = low[x]
+        nxt = low[x + 1] if x + 1 < n else ""
+        if w in NEGATORS:
+            if w == "not" and nxt in ("only", "just"):
+                continue  # "not only … but also" affirms
+            if w == "no" and nxt in ("doubt", "matter"):
+                continue
+            out.append(w)
+        elif w.endswith("n't"):
+            out.append(w)
+        elif len(w) <= 2 and w[0] in _CJK_NEGATORS:
+            out.append(w[0])  # only the bigram that starts with it, so it counts once
+        elif w in _FAIL and nxt == "to":
+            out.append(w + " to")
+        elif w in ("absence", "free") and nxt == "of":
+            out.append(w + " of")
+    return out
+
+
+def cues(low: list[str], i: int, j: int, table: dict[str, str]) -> dict[str, str]:
+    """Class → first word for the quantifier or modal cues among tokens ``[i, j)``."""
+    out: dict[str, str] = {}
+    for x in range(i, j):
+        w = low[x]
+        cls = table.get(w)
+        if cls is None:
+            continue
+        prev = low[x - 1] if x > 0 else ""
+        nxt = low[x + 1] if x + 1 < len(low) else ""
+        if w == "most" and prev in ("the", "at"):
+            continue  # superlative / "at most"
+        if w == "all" and prev in ("at", "after"):
+            continue
+        if w == "each" and nxt == "other":
+            continue
+        if w == "some" and nxt[:1].isdigit():
+            continue  # "some 500": an approximation, the figure check reads it
+        if w == "few" and prev == "a":
+            cls, w = "some", "a few"
+        out.setdefault(cls, w)
+    return out
+
+
+def _core(a: Alignment) -> tuple[int, int]:
+    """The aligned core widened within its clause."""
+    p = a.passage
+    if a.c1 <= a.c0:
+        return a.c0, a.c1
+    i, j = a.c0, a.c1
+    clause = p.clause[i]
+    for _ in range(_LEFT):
+        if i - 1 < a.t0 or p.clause[i - 1] != clause:
+            break
+        i -= 1
+    clause = p.clause[j - 1]
+    for _ in range(_RIGHT):
+        if j >= a.t1 or p.clause[j] != clause:
+            break
+        j += 1
+    return i, j
+
+
+_CONTRAST = frozenset(("but", "however", "yet", "although", "though", "whereas", "while", "instead"))
+
+
+def _scope_cue(p: Prepared, i: int, t0: int) -> str | None:
+    """A negator governing the core from further left in its sentence: "There is no
+    evidence that …", "does not stand …, smiling …"; a "but" in between ends it."""
+    lo = max(t0, i - _SCOPE)
+    sent = p.sent[i] if i < len(p.sent) else -1
+    for x in range(i - 1, lo - 1, -1):
+        if p.sent[x] != sent or p.low[x] in _CONTRAST or p.text[p.ends[x] : p.starts[x + 1]].strip() == ";":
+            break
+        if negation_cues(p.low, x, x + 1):
+            return p.low[x]
+    return None
+
+
+def _negated_scope(p: Prepared, i: int, j: int) -> set[str]:
+    """Content keys after the first negator in ``[i, j)``, to the end of its clause."""
+    low, keys, clause = p.low, p.keys, p.clause
+    for x in range(i, j):
+        if negation_cues(low, x, x + 1):
+            out: set[str] = set()
+            y = x + 1
+            while y < len(low) and clause[y] == clause[x]:
+                if keys[y]:
+                    out.add(keys[y])  # type: ignore[arg-type]
+                y += 1
+            return out
+    return set()
+
+
+def check_negation(a: Alignment) -> list[Finding]:
+    """Negation added or removed between the sentence and the aligned region.
+
+    Counts are compared, not just presence ("did not differ … were not considered"
+    against one "not"). When both sides negate, entailment runs the other way inside
+    the negation: "not walking the dog" does not give "not walking", so every word the
+    passage negates must be in the sentence.
+    """
+    c, p = a.claim, a.passage
+    said = negation_cues(c.low, 0, len(c.low))
+    i, j = _core(a)
+    found = negation_cues(p.low, i, j)
+    if not found and (scope := _scope_cue(p, i, a.t0)) is not None:
+        found = [scope]
+    if len(said) != len(found):
+        if len(found) > len(said):
+            extra = next((w for w in found if w not in said), found[0])
+            return [Finding("contradiction", "contradicts", "polarity", f"negation:passage says '{extra}'")]
+        extra = next((w for w in said if w not in found), said[0])
+        return [Finding("contradiction", "contradicts", "polarity", f"negation:sentence says '{extra}'")]
+    if said:
+        lacking = sorted(_negated_scope(p, i, j) - c.key_set)
+        if lacking:
+            return [
+                Finding(
+                    "contradiction", "missing", "polarity",
+                    f"negation:passage negates more ('{lacking[0]}' not in sentence)",
+                )
+            ]  # fmt: skip
+    return []
+
+
+def check_quantifier(a: Alignment) -> list[Finding]:
+    """All/some/most/few (and always/sometimes/usually/rarely) must agree.
+
+    A sentence without a quantifier may rest on a universal one ("Birds fly" on "All
+    birds fly"); every other difference overreaches.
+    """
+    c = a.claim
+    said = cues(c.low, 0, len(c.low), QUANTIFIERS)
+    i, j = _core(a)
+    found = cues(a.passage.low, i, j, QUANTIFIERS)
+    if set(said) == set(found) or (not said and set(found) == {"all"}):
+        return []
+    mine = next((said[k] for k in said if k not in found), None) or "(none)"
+    theirs = next((found[k] for k in found if k not in said), None) or "(none)"
+    return [Finding("contradiction", "contradicts", "quantifier", f"quantifier:{mine} vs {theirs}")]
+
+
+def check_modality(a: Alignment) -> list[Finding]:
+    """May/can/must/should against a plain assertion ("does") must agree."""
+    c = a.claim
+    said = cues(c.low, 0, len(c.low), MODALS)
+    i, j = _core(a)
+    found = cues(a.passage.low, i, j, MODALS)
+    if set(said) == set(found):
+        return []
+    mine = next((said[k] for k in said if k not in found), None) or "does"
+    theirs = next((found[k] for k in found if k not in said), None) or "does"
+    return [Finding("contradiction", "contradicts", "modality", f"modality:{mine} vs {theirs}")]

@@ -1,0 +1,139 @@
+"""Text primitives shared by every check: length-preserving folding and sentence splits.
+
+Folding keeps one character per original character, so any offset found in the folded
+text is an offset in the original string; only the verbatim form (``collapse``) changes
+length, and it carries the breakpoints needed to map back.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+__all__ = ["Collapsed", "collapse", "fold", "split_sentences", "translate"]
+
+_QUOTES_SINGLE = "\u2018\u2019\u201a\u201b\u2032\u0060\u00b4\u02bc\uff07"
+_QUOTES_DOUBLE = "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u301d\u301e\uff02"
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+# Every whitespace and control character becomes a plain space: text pasted from PDFs
+# and web pages differs from the stored passage mostly in these.
+_SPACES = (
+    "".join(chr(c) for c in range(0x00, 0x20))
+    + "\x7f"
+    + "".join(chr(c) for c in range(0x80, 0xA1))
+    + "\u1680\u2028\u2029\u202f\u205f\u3000\u200b\u2060\ufeff"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+)
+
+_TABLE: dict[int, str] = {}
+_TABLE.update({ord(c): "'" for c in _QUOTES_SINGLE})
+_TABLE.update({ord(c): '"' for c in _QUOTES_DOUBLE})
+_TABLE.update({ord(c): "-" for c in _DASHES})
+_TABLE.update({ord(c): " " for c in _SPACES})
+# Dotless i ("Topkapı") upper-cases to a plain I; folding it keeps case-only copies equal.
+_TABLE[ord("\u0131")] = "i"
+
+
+def translate(text: str) -> str:
+    """Unify quotes, dashes, whitespace and control characters; case and length kept."""
+    return text.translate(_TABLE)
+
+
+def fold(translated: str) -> str:
+    """Lower-case ``translated`` without changing its length (offsets stay valid)."""
+    low = translated.lower()
+    if len(low) == len(translated):
+        return low
+    # A few characters ('İ') lower to two; keep those as they are so offsets hold.
+    return "".join(lc if len(lc := c.lower()) == 1 else c for c in translated)
+
+
+class Collapsed:
+    """Folded text with runs of spaces squeezed to one, and the map back to offsets."""
+
+    __slots__ = ("text", "_breaks", "_shifts")
+
+    def __init__(self, text: str, breaks: list[int], shifts: list[int]) -> None:
+        self.text = text
+        self._breaks = breaks
+        self._shifts = shifts
+
+    def original(self, pos: int) -> int:
+        """Offset in the uncollapsed string of collapsed offset ``pos``."""
+        k = bisect_right(self._breaks, pos)
+        return pos + (self._shifts[k - 1] if k else 0)
+
+
+_MULTISPACE = re.compile(r" {2,}")
+
+
+def collapse(folded: str) -> Collapsed:
+    """Squeeze runs of spaces (folded text has no other whitespace) to single spaces."""
+    parts: list[str] = []
+    breaks: list[int] = []
+    shifts: list[int] = []
+    last = 0
+    shift = 0
+    for m in _MULTISPACE.finditer(folded):
+        s, e = m.span()
+        parts.append(folded[last : s + 1])
+        breaks.append(s - shift + 1)
+        shift += e - s - 1
+        shifts.append(shift)
+        last = e
+    if not breaks:
+        return Collapsed(folded, breaks, shifts)
+    parts.append(folded[last:])
+    return Collapsed("".join(parts), breaks, shifts)
+
+
+# Candidate sentence ends: terminal punctuation (with closing quotes/brackets) before a
+# space, CJK full stops, blank lines, and "word.Next" joins left by careless
+# concatenation (common in scraped knowledge snippets).
+_SENT_END = re.compile(
+    r"[.!?]+[\"'\u2019\u201d\u00bb)\]]*(?=\s|$)|[\u3002\uff01\uff1f]+|\n[ \t]*\n"
+    r"|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])"
+)
+_ABBREV = frozenset(
+    "mr mrs ms dr prof st jr sr vs etc e.g i.e cf al fig no nos vol inc ltd co corp "
+    "jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k gen col lt sgt rev ca approx "
+    "dept est mt ft op pp".split()
+)
+_WORD_BEFORE = re.compile(r"[\w.]+$")
+_NEXT_WORD = re.compile(r"\s*[\"'(\[]?(\w)")
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` ranges of the sentences of ``text``, whitespace trimmed.
+
+    >>> split_sentences("Dr. Smith came. He left.")
+    [(0, 15), (16, 24)]
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0
+    n = len(text)
+    for m in _SENT_END.finditer(text):
+        end = m.end()
+        chunk = m.group()
+        nxt = _NEXT_WORD.match(text, end)
+        if nxt is not None and nxt.group(1).islower():
+            continue  # "approx. five", "D.C. in the": a lower-case word goes on
+        if chunk.startswith("."):
+            w = _WORD_BEFORE.search(text, max(start, m.start() - 12), m.start())
+            word = w.group().lower() if w else ""
+            # "Dr." or "J." do not end a sentence; neither does "No." before a figure.
+            if word in _ABBREV or (len(word) == 1 and word.isalpha()):
+                continue
+        _push(text, start, end, spans)
+        start = end
+    _push(text, start, n, spans)
+    return spans
+
+
+def _push(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
