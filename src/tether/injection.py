@@ -495,10 +495,15 @@ def _normalise(text: str) -> str:
     return _HSPACE.sub(" ", text)
 
 
+_NEEDLES = tuple(sorted({needle for rule in _RULES for needle in rule.needles}))
+
+
 def _hits(text: str) -> Iterator[_Rule]:
     lowered = text.lower()
+    # Each needle is looked for once per text, not once per rule that names it.
+    present = {needle for needle in _NEEDLES if needle in lowered}
     for rule in _RULES:
-        if not any(needle in lowered for needle in rule.needles):
+        if present.isdisjoint(rule.needles):
             continue
         for match in rule.pattern.finditer(text):
             if rule.accept(text, match):
