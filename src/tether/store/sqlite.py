@@ -144,11 +144,11 @@ class SQLiteStore:
                 f"store {self.path} has schema {row[0]}, newer than this Tether ({SCHEMA_VERSION})",
                 hint="upgrade tether",
             )
-        if row is None:
-            self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + "COMMIT;")
-            self._db.execute(
-                "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-            )
+        # Every statement is IF NOT EXISTS: tables added since the file was made appear.
+        self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + "COMMIT;")
+        self._db.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+        )
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
