@@ -56,7 +56,8 @@ def answer_text(answer: Answer) -> str:
         for n, citation in enumerate(cited, 1):
             lines.extend(citation_line(n, citation))
     if answer.dropped:
-        counts = Counter(d.verdict.outcome for d in answer.dropped)
+        # A sentence withheld by a policy is counted apart: its verdict may be "supported".
+        counts = Counter("withheld" if d.reason else d.verdict.outcome for d in answer.dropped)
         summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
         lines.append(f"({len(answer.dropped)} proposed sentence(s) not shown: {summary}; --json lists them)")
     return "\n".join(lines)
