@@ -407,3 +407,25 @@ def test_a_claimed_match_always_returns_the_quoted_text(data, text):
                 assert _squeeze(result.quote) == _squeeze(citation.quote)
         else:
             assert result.status == "changed" and citation.quote not in edited
+
+
+_MESSY = st.text(alphabet="ab '’\"“\n\t.", min_size=1, max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_MESSY, quote=_MESSY)
+def test_locate_finds_exactly_the_whitespace_and_quote_style_variants(text, quote):
+    assume(quote.strip())
+    found = locate(text, quote, near=0)
+    fold = str.maketrans({"’": "'", "“": '"'})
+    variant = re.sub(r"\s+", " ", quote.translate(fold)) in re.sub(r"\s+", " ", text.translate(fold))
+    assert (found is not None) == variant
+    if found is not None:
+        start, end, match, _ = found
+        if match == "verbatim":
+            assert text[start:end] == quote
+        else:
+            assert quote not in text
+            assert re.sub(r"\s+", " ", text[start:end].translate(fold)) == re.sub(
+                r"\s+", " ", quote.translate(fold)
+            )

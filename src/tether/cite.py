@@ -155,22 +155,31 @@ def answer_citations(answer: Answer) -> list[tuple[int, Citation]]:
 # -- finding a quote -------------------------------------------------------------------
 
 
+_FOLD = str.maketrans({c: "'" for c in _SINGLE_QUOTES} | {c: '"' for c in _DOUBLE_QUOTES})
+_QUOTE_MARK = re.compile(f"([{re.escape(_SINGLE_QUOTES + _DOUBLE_QUOTES)}])")
+
+
+def _folded(text: str) -> str:
+    """Whitespace runs as one space, every quote mark as ' or \"."""
+    return re.sub(r"\s+", " ", text.translate(_FOLD))
+
+
 def _pattern(quote: str) -> re.Pattern[str]:
     """The quote, with any whitespace run and any quote-mark style left open."""
     parts: list[str] = []
     for token in re.split(r"(\s+)", quote):
-        if not token:
-            continue
         if token.isspace():
             parts.append(r"\s+")
             continue
-        for char in token:
-            if char in _SINGLE_QUOTES:
+        for piece in _QUOTE_MARK.split(token):
+            if not piece:
+                continue
+            if piece in _SINGLE_QUOTES:
                 parts.append(f"[{re.escape(_SINGLE_QUOTES)}]")
-            elif char in _DOUBLE_QUOTES:
+            elif piece in _DOUBLE_QUOTES:
                 parts.append(f"[{re.escape(_DOUBLE_QUOTES)}]")
             else:
-                parts.append(re.escape(char))
+                parts.append(re.escape(piece))
     return re.compile("".join(parts))
 
 
@@ -205,7 +214,8 @@ def locate(
     while at != -1:
         found.append((at, at + len(quote)))
         at = text.find(quote, at + 1)
-    if not found:
+    # The folded comparison is a cheap necessary condition; the pattern finds the range.
+    if not found and _folded(quote) in _folded(text):
         match = "normalized"
         found = [(m.start(), m.end()) for m in _pattern(quote).finditer(text)]
     if not found:
@@ -307,17 +317,17 @@ def resolve(
         why = "the cited range does not hold the quote in the cited version"
         before = after = ""
     else:
-        cited = store.version(c.doc_id, c.version)
-        if cited is None:
+        # The quote with its surroundings in the cited version, if that is still stored.
+        lo = max(0, c.start - _CONTEXT)
+        around = store.version_slice(c.doc_id, c.version, lo, c.end + _CONTEXT)
+        before = after = ""
+        if around is None:
             why = "the cited version is no longer stored"
-            before = after = ""
-        elif cited.text[c.start : c.end] != c.quote:
+        elif around[c.start - lo : c.end - lo] != c.quote:
             why = "the cited range does not hold the quote in the cited version"
-            before = after = ""
         else:
             why = "the document has a newer version"
-            before = cited.text[max(0, c.start - _CONTEXT) : c.start]
-            after = cited.text[c.end : c.end + _CONTEXT]
+            before, after = around[: c.start - lo], around[c.end - lo :]
     today = store.version(c.doc_id)
     located = locate(today.text, c.quote, near=c.start, before=before, after=after) if today else None
     if today is None or located is None:

@@ -30,7 +30,8 @@ def citation_line(number: int, citation: Citation) -> list[str]:
         lines.append(f"    “{citation.quote}”")
     else:
         # Not a quotation: the words come from a process, not from the source.
-        lines.append(f"    {meta} · {citation.kind} text, produced by {citation.process}")
+        process = citation.process or "an unrecorded process"
+        lines.append(f"    {meta} · {citation.kind} text, produced by {process}")
         lines.append(f"    {citation.kind} text (not a quotation of the source): {citation.quote}")
     return lines
 
