@@ -185,8 +185,9 @@ class Tether:
             layer = "guard"
             withheld = sum(1 for d in dropped if d.reason)
             if withheld:
-                reason += (f" ({withheld} rest only on transcribed or generated text, which"
-                           " quote_original_only withholds)")
+                reason = (f"none of the {len(drafts)} proposed sentences is supported by original"
+                          f" text in the retrieved passages ({withheld} rest only on transcribed"
+                          " or generated text, which quote_original_only withholds)")
         return Answer(
             question=question,
             sentences=tuple(kept),
