@@ -6,8 +6,9 @@ def test_public_surface_is_pinned():
         "AccessDenied", "Answer", "AnswerSentence", "Citation", "ConfigError", "Document",
         "Draft", "Dropped", "Event", "ExtractionError", "Hit", "IngestResult", "InputError",
         "LimitExceeded", "Metadata", "MissingExtra", "NotFound", "Passage", "Probe",
-        "ProviderError", "Settings", "StoreError", "Tether", "TetherError", "UnsupportedInput",
-        "Verdict", "Version", "load_settings", "to_json", "verify_answer",
+        "ProviderError", "Resolution", "Settings", "StoreError", "Tether", "TetherError",
+        "UnsupportedInput", "Verdict", "Version", "load_settings", "resolve", "to_json",
+        "verify_answer",
     ]
     for name in tether.__all__:
         assert hasattr(tether, name)

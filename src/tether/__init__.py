@@ -7,6 +7,7 @@
 """
 
 from .answer import Event, Tether, verify_answer
+from .cite import Resolution, resolve
 from .config import Settings, load_settings
 from .errors import (
     AccessDenied,
@@ -58,6 +59,7 @@ __all__ = [
     "Passage",
     "Probe",
     "ProviderError",
+    "Resolution",
     "Settings",
     "StoreError",
     "Tether",
@@ -66,6 +68,7 @@ __all__ = [
     "Verdict",
     "Version",
     "load_settings",
+    "resolve",
     "to_json",
     "verify_answer",
 ]

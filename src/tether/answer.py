@@ -18,12 +18,13 @@ from typing import Any
 
 from . import ids
 from .attribute import evidence_from_hits, evidence_from_texts
+from .cite import Resolution, answer_citations, resolve, resolve_trace
 from .config import Settings, default_db_path, load_settings
 from .generate import Generator, load_generator
 from .attribute import attribute
 from .guard import judge_draft
 from .ingest import IngestResult, Metadata, ingest_file, iter_files
-from .records import Answer, AnswerSentence, Draft, Dropped, Hit, to_json
+from .records import Answer, AnswerSentence, Citation, Draft, Dropped, Hit, to_json
 from .retrieve import retrieve
 from .segment import split_sentences
 from .store import Store, open_store
@@ -155,7 +156,8 @@ class Tether:
         )
         if record:
             self.store.record_answer(
-                trace_id, dt.datetime.now(dt.timezone.utc).isoformat(), to_json(answer)
+                trace_id, dt.datetime.now(dt.timezone.utc).isoformat(), to_json(answer),
+                answer_citations(answer),
             )
         yield Event("done", answer)
 
@@ -181,6 +183,11 @@ class Tether:
         elif not kept:
             reason = f"none of the {len(drafts)} proposed sentences is supported by the retrieved passages"
             layer = "guard"
+            withheld = sum(1 for d in dropped if d.reason)
+            if withheld:
+                reason = (f"none of the {len(drafts)} proposed sentences is supported by original"
+                          f" text in the retrieved passages ({withheld} rest only on transcribed"
+                          " or generated text, which quote_original_only withholds)")
         return Answer(
             question=question,
             sentences=tuple(kept),
@@ -197,6 +204,21 @@ class Tether:
                 "shadow": list(shadow),
             },
         )
+
+    # -- citations ---------------------------------------------------------------
+
+    def resolve(
+        self, citation: Citation | Mapping[str, Any], *, principals: Sequence[str] | None = None
+    ) -> Resolution:
+        """Where a stored citation (record or JSON) points today: exact, relocated,
+        changed or missing, with today's range and passages (see ``tether.cite``)."""
+        return resolve(citation, self.store, principals=principals)
+
+    def resolve_trace(
+        self, trace_id: str, *, principals: Sequence[str] | None = None
+    ) -> list[tuple[int, Citation, Resolution]]:
+        """Resolve every citation of a recorded answer: ``(sentence, cited, resolution)``."""
+        return resolve_trace(self.store, trace_id, principals=principals)
 
     def ask(self, question: str, **options: Any) -> Answer:
         """Run the whole pipeline and return the Answer (see ``stream`` for options)."""

@@ -43,6 +43,10 @@ class Settings:
     max_html_depth: int = 512
     # A question longer than this is refused rather than fed to the FTS parser.
     max_question_chars: int = 2_000
+    # Provenance policy: when on, a sentence may rest only on original text; one that
+    # only transcribed or generated text supports is withheld (with the reason), since
+    # derived words do not appear in any source a reader could open.
+    quote_original_only: bool = False
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

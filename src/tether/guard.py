@@ -3,6 +3,10 @@
 A draft survives only if a passage retrieved for this question supports it; the
 citation is cut from the stored version text at the supporting span, so its quote is
 exact by construction. The guard sees drafts and evidence, nothing of the generator.
+
+Provenance: original text is preferred as support over derived (transcribed,
+generated) text, and with ``quote_original_only`` a sentence that only derived text
+supports is withheld, with the reason.
 """
 
 from __future__ import annotations
@@ -49,6 +53,43 @@ def citation_for(unit: Evidence, span: tuple[int, int]) -> Citation:
     )
 
 
+# How telling a failed attribution is, as in ``attribute``: a contradiction says more
+# than "not found".
+_RANK = {"supported": 3, "contradicted": 2, "mentioned": 1, "unsupported": 0}
+
+
+def _strength(result: Attribution) -> tuple[int, float]:
+    return _RANK[result.verdict.outcome], result.verdict.score
+
+
+def _is_original(unit: Evidence) -> bool:
+    # Free-standing text (no stored passage behind it) has no provenance to check.
+    return all(p.kind == "original" for p in unit.passages)
+
+
+def _attribute_preferring_original(
+    text: str,
+    evidence: Sequence[Evidence],
+    *,
+    settings: Settings,
+    hints: Sequence[str],
+    modes: Mapping[str, str] | None,
+) -> Attribution:
+    """Support from original text when any exists; derived text only otherwise.
+
+    The two groups partition the evidence, so this costs no more than one pass.
+    """
+    original = [u for u in evidence if _is_original(u)]
+    derived = [u for u in evidence if not _is_original(u)]
+    if not original or not derived:
+        return attribute(text, evidence, settings=settings, hints=hints, modes=modes)
+    first = attribute(text, original, settings=settings, hints=hints, modes=modes)
+    if first.verdict.outcome == "supported":
+        return first
+    other = attribute(text, derived, settings=settings, hints=hints, modes=modes)
+    return other if _strength(other) > _strength(first) else first
+
+
 def judge_draft(
     draft: Draft,
     evidence: Sequence[Evidence],
@@ -58,7 +99,7 @@ def judge_draft(
 ) -> tuple[AnswerSentence | Dropped, dict[str, str] | None]:
     """One draft's fate, and the shadow decision if a shadow gate disagreed."""
     text = draft.text.strip()
-    result: Attribution = attribute(
+    result: Attribution = _attribute_preferring_original(
         text, evidence, settings=settings, hints=draft.hints, modes=modes
     )
     verdict = result.verdict
@@ -72,6 +113,14 @@ def judge_draft(
         }
     unit = result.evidence
     if verdict.outcome == "supported" and unit is not None and unit.document and verdict.span:
+        if settings.quote_original_only and not _is_original(unit):
+            kind = next(p.kind for p in unit.passages if p.kind != "original")
+            process = next((p.process for p in unit.passages if p.process), None) or "unknown"
+            reason = (
+                f"supported only by {kind} text (produced by {process}), and "
+                "quote_original_only allows only original text to be cited"
+            )
+            return Dropped(text, verdict, reason), shadow
         citation = citation_for(unit, verdict.span)
         return AnswerSentence(text, (citation,), verdict), shadow
     return Dropped(text, verdict), shadow

@@ -158,6 +158,9 @@ class AnswerSentence:
 class Dropped:
     text: str
     verdict: Verdict
+    # Why the sentence was withheld when the verdict alone does not say (a policy such
+    # as ``quote_original_only`` withholding a sentence that derived text supports).
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,8 @@ def citation_line(number: int, citation: Citation) -> list[str]:
         lines.append(f"    “{citation.quote}”")
     else:
         # Not a quotation: the words come from a process, not from the source.
-        lines.append(f"    {meta} · {citation.kind} text, produced by {citation.process}")
+        process = citation.process or "an unrecorded process"
+        lines.append(f"    {meta} · {citation.kind} text, produced by {process}")
         lines.append(f"    {citation.kind} text (not a quotation of the source): {citation.quote}")
     return lines
 
@@ -56,7 +57,8 @@ def answer_text(answer: Answer) -> str:
         for n, citation in enumerate(cited, 1):
             lines.extend(citation_line(n, citation))
     if answer.dropped:
-        counts = Counter(d.verdict.outcome for d in answer.dropped)
+        # A sentence withheld by a policy is counted apart: its verdict may be "supported".
+        counts = Counter("withheld" if d.reason else d.verdict.outcome for d in answer.dropped)
         summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
         lines.append(f"({len(answer.dropped)} proposed sentence(s) not shown: {summary}; --json lists them)")
     return "\n".join(lines)

@@ -8,13 +8,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..records import Document, Hit, Passage, Version
+from ..records import Citation, Document, Hit, Passage, Version
 
-__all__ = ["PutResult", "Store", "open_store"]
+__all__ = ["Collected", "PutResult", "Store", "open_store"]
 
 PutResult = str  # "ingested" | "updated" | "unchanged"
+
+
+@dataclass(frozen=True, slots=True)
+class Collected:
+    """What ``Store.collect_versions`` removed (or, on a dry run, would remove)."""
+
+    removed: int  # old versions no stored citation points at
+    freed_bytes: int  # UTF-8 bytes of their text
+    kept_cited: int  # old versions kept because a stored citation points at them
 
 
 class Store(Protocol):
@@ -42,9 +52,56 @@ class Store(Protocol):
 
     def delete_document(self, doc_id: str) -> bool: ...
 
-    def record_answer(self, trace_id: str, created_at: str, payload: dict[str, Any]) -> None: ...
+    def record_answer(
+        self,
+        trace_id: str,
+        created_at: str,
+        payload: dict[str, Any],
+        citations: Sequence[tuple[int, Citation]] = (),
+    ) -> None:
+        """The audit log: the Answer JSON and its citations, written in one transaction.
+
+        ``citations`` are ``(sentence index, citation)`` pairs in answer order; they are
+        kept as rows (not only inside ``payload``) so ``collect_versions`` can see which
+        versions are cited. Recording a ``trace_id`` again replaces both.
+        """
+        ...
+
+    def answer_citations(self, trace_id: str) -> list[tuple[int, Citation]]:
+        """The ``(sentence index, citation)`` pairs recorded with an answer, in order."""
+        ...
 
     def answer_record(self, trace_id: str) -> dict[str, Any] | None: ...
+
+    def documents(self) -> list[Document]:
+        """Every document (re-segmentation walks them)."""
+        ...
+
+    def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> bool:
+        """Re-segmentation: swap a document's passages (and index) in one transaction.
+
+        Returns ``False`` and changes nothing when ``passages`` are not of the document's
+        current version any more (a concurrent ingest added one).
+        """
+        ...
+
+    def current_version(self, doc_id: str) -> str | None:
+        """The id of a document's current version; ``None`` for an unknown document."""
+        ...
+
+    def version_slice(self, doc_id: str, version: str, start: int, end: int) -> str | None:
+        """``text[start:end]`` of a stored version without loading the whole text
+        (shorter than ``end - start`` where the range runs past the end); ``None`` when
+        that version is not stored. Citation resolution's fast path."""
+        ...
+
+    def covering_passages(self, doc_id: str, version: str, start: int, end: int) -> list[Passage]:
+        """Passages of a version that overlap ``[start, end)``, in text order."""
+        ...
+
+    def collect_versions(self, *, dry_run: bool = False) -> Collected:
+        """Delete versions that are neither current nor cited by a recorded answer."""
+        ...
 
     def get_meta(self, key: str) -> str | None: ...
 

@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreError
-from ..records import Document, Hit, Passage, Region, Version
+from ..records import Citation, Document, Hit, Passage, Region, Version
+from . import Collected
 
 __all__ = ["SQLiteStore"]
 
-SCHEMA_VERSION = 1
+# 2: the ``citations`` table (audit log rows that keep cited versions alive).
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,7 +72,71 @@ CREATE TABLE IF NOT EXISTS answers (
     created_at TEXT NOT NULL,
     payload TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS citations (
+    trace_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    sentence INTEGER NOT NULL,
+    doc_id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    start INTEGER NOT NULL,
+    "end" INTEGER NOT NULL,
+    quote TEXT NOT NULL,
+    quote_hash TEXT NOT NULL,
+    passage_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    title TEXT NOT NULL,
+    license TEXT NOT NULL,
+    fetched_at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    region TEXT,
+    process TEXT,
+    PRIMARY KEY (trace_id, seq)
+);
+CREATE INDEX IF NOT EXISTS citations_by_version ON citations (doc_id, version);
 """
+
+_CITATION_FIELDS = (
+    "doc_id", "version", "start", "end", "quote", "quote_hash", "passage_id", "source",
+    "title", "license", "fetched_at", "kind", "region", "process",
+)
+_INSERT_CITATION = (
+    "INSERT OR IGNORE INTO citations (trace_id, seq, sentence, doc_id, version, start, \"end\","
+    " quote, quote_hash, passage_id, source, title, license, fetched_at, kind, region, process)"
+    " VALUES (" + ",".join("?" * 17) + ")"
+)
+
+
+def _citation_row(trace_id: str, seq: int, sentence: int, c: Citation) -> tuple[Any, ...]:
+    return (trace_id, seq, sentence, *(getattr(c, name) for name in _CITATION_FIELDS))
+
+
+def _citation(row: sqlite3.Row) -> Citation:
+    return Citation(**{name: row[name] for name in _CITATION_FIELDS})
+
+
+def _payload_citations(payload: Any) -> list[tuple[int, Citation]]:
+    """Citations inside a stored Answer JSON (for stores written before the citations
+    table existed); entries that do not look like citations are skipped."""
+    found: list[tuple[int, Citation]] = []
+    sentences = payload.get("sentences") if isinstance(payload, dict) else None
+    for number, sentence in enumerate(sentences if isinstance(sentences, list) else []):
+        cited = sentence.get("citations") if isinstance(sentence, dict) else None
+        for item in cited if isinstance(cited, list) else []:
+            try:
+                values = {name: item.get(name) for name in _CITATION_FIELDS}
+                for name in ("doc_id", "version", "quote", "quote_hash"):
+                    if not isinstance(values[name], str):
+                        raise TypeError(name)
+                for name in ("start", "end"):
+                    if not isinstance(values[name], int):
+                        raise TypeError(name)
+                for name in ("passage_id", "source", "title", "license", "fetched_at"):
+                    values[name] = str(values[name] or "")
+                values["kind"] = values["kind"] or "original"
+                found.append((number, Citation(**values)))
+            except (AttributeError, TypeError):
+                continue
+    return found
 
 
 def _document(row: sqlite3.Row) -> Document:
@@ -146,9 +212,32 @@ class SQLiteStore:
             )
         # Every statement is IF NOT EXISTS: tables added since the file was made appear.
         self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + "COMMIT;")
+        if row is not None and int(row[0]) < 2:
+            self._backfill_citations()  # schema 2 added the citations table
         self._db.execute(
             "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
         )
+
+    def _backfill_citations(self) -> None:
+        """Schema 1 → 2: citations of answers already recorded become rows, so a later
+        ``gc`` keeps the versions they cite. Idempotent (a concurrent opener may race)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for trace_id, payload in self._db.execute(
+                "SELECT trace_id, payload FROM answers"
+            ).fetchall():
+                try:
+                    cited = _payload_citations(json.loads(payload))
+                except json.JSONDecodeError:
+                    continue
+                self._db.executemany(
+                    _INSERT_CITATION,
+                    [_citation_row(trace_id, seq, n, c) for seq, (n, c) in enumerate(cited)],
+                )
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -200,10 +289,20 @@ class SQLiteStore:
             self._replace_passages(db, document.doc_id, passages)
             return "ingested" if row is None else "updated"
 
-    def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> None:
-        """Re-segmentation: swap a document's indexed passages in one transaction."""
+    def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> bool:
+        """Re-segmentation: swap a document's indexed passages in one transaction.
+
+        Refused (``False``, nothing written) when the passages are not of the current
+        version any more, so a re-segmentation racing an ingest never indexes old text.
+        """
         with self.transaction() as db:
+            row = db.execute(
+                "SELECT current_version FROM documents WHERE doc_id=?", (doc_id,)
+            ).fetchone()
+            if row is None or any(p.version != row[0] or p.doc_id != doc_id for p in passages):
+                return False
             self._replace_passages(db, doc_id, passages)
+            return True
 
     def _replace_passages(
         self, db: sqlite3.Connection, doc_id: str, passages: Sequence[Passage]
@@ -241,12 +340,41 @@ class SQLiteStore:
             db.execute("DELETE FROM versions WHERE doc_id=?", (doc_id,))
             return db.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,)).rowcount > 0
 
-    def record_answer(self, trace_id: str, created_at: str, payload: dict[str, Any]) -> None:
+    def record_answer(
+        self,
+        trace_id: str,
+        created_at: str,
+        payload: dict[str, Any],
+        citations: Sequence[tuple[int, Citation]] = (),
+    ) -> None:
         with self.transaction() as db:
             db.execute(
                 "INSERT OR REPLACE INTO answers VALUES (?,?,?)",
                 (trace_id, created_at, json.dumps(payload, ensure_ascii=False)),
             )
+            db.execute("DELETE FROM citations WHERE trace_id=?", (trace_id,))
+            db.executemany(
+                _INSERT_CITATION,
+                [_citation_row(trace_id, seq, n, c) for seq, (n, c) in enumerate(citations)],
+            )
+
+    def collect_versions(self, *, dry_run: bool = False) -> Collected:
+        with self.transaction() as db:
+            rows = db.execute(
+                "SELECT v.doc_id, v.version, length(CAST(v.text AS BLOB)) AS size,"
+                " EXISTS (SELECT 1 FROM citations c"
+                "         WHERE c.doc_id = v.doc_id AND c.version = v.version) AS cited"
+                " FROM versions v LEFT JOIN documents d ON d.doc_id = v.doc_id"
+                " WHERE d.current_version IS NULL OR v.version != d.current_version"
+            ).fetchall()
+            unused = [(r["doc_id"], r["version"]) for r in rows if not r["cited"]]
+            if not dry_run:
+                db.executemany("DELETE FROM versions WHERE doc_id=? AND version=?", unused)
+        return Collected(
+            removed=len(unused),
+            freed_bytes=sum(r["size"] for r in rows if not r["cited"]),
+            kept_cited=sum(1 for r in rows if r["cited"]),
+        )
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as db:
@@ -334,6 +462,38 @@ class SQLiteStore:
             ).fetchall()
         return [_passage(r) for r in rows]
 
+    def current_version(self, doc_id: str) -> str | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT current_version FROM documents WHERE doc_id=?", (doc_id,)
+            ).fetchone()
+        return row[0] if row else None
+
+    def version_slice(self, doc_id: str, version: str, start: int, end: int) -> str | None:
+        # substr() counts characters (code points), like Python's str indexing.
+        with self._lock:
+            row = self._db.execute(
+                "SELECT substr(text, ?, ?) FROM versions WHERE doc_id=? AND version=?",
+                (start + 1, max(0, end - start), doc_id, version),
+            ).fetchone()
+        return row[0] if row else None
+
+    def covering_passages(self, doc_id: str, version: str, start: int, end: int) -> list[Passage]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM passages WHERE doc_id=? AND version=? AND start < ? AND \"end\" > ?"
+                " ORDER BY start",
+                (doc_id, version, end, start),
+            ).fetchall()
+        return [_passage(r) for r in rows]
+
+    def answer_citations(self, trace_id: str) -> list[tuple[int, Citation]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM citations WHERE trace_id=? ORDER BY seq", (trace_id,)
+            ).fetchall()
+        return [(r["sentence"], _citation(r)) for r in rows]
+
     def answer_record(self, trace_id: str) -> dict[str, Any] | None:
         with self._lock:
             row = self._db.execute(
@@ -350,7 +510,7 @@ class SQLiteStore:
         with self._lock:
             return {
                 table: self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                for table in ("documents", "versions", "passages", "answers")
+                for table in ("documents", "versions", "passages", "answers", "citations")
             }
 
     def close(self) -> None:
