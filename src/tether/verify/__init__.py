@@ -10,10 +10,11 @@ passage it rests on, the reasons, and which checker decided:
     >>> r.outcome, r.checker, r.reasons[-1]
     ('contradicted', 'polarity', "negation:sentence says 'not'")
 
-Layers: ``lexical`` (tokens, verbatim, coverage windows), ``figures`` (figures with
-their qualifiers), ``polarity`` (negation, quantifier, modality cues), ``checks``
-(figures, years and names in their slots), ``core`` (the decision and the modes),
-``evaluate`` (scores on labelled pairs) and ``report`` (a readable confusion matrix).
+Layers: ``text`` (folding, sentences), ``lexical`` (tokens, keys, verbatim),
+``figures`` (figures with their qualifiers), ``align`` (coverage windows, slots),
+``polarity`` (negation, quantifier, modality cues), ``checks`` (figures, years and
+names in their slots), ``core`` (the decision and the modes), ``evaluate`` (scores on
+labelled pairs) and ``report`` (a readable confusion matrix).
 """
 
 from __future__ import annotations

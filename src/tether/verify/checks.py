@@ -4,8 +4,8 @@ A detail of the sentence that the aligned region lacks is ``missing`` (the pair 
 best ``mentioned``); when the region has a *different* detail in the same slot (same
 unit, or the same words around it) the pair is ``contradicted``.
 
->>> from .lexical import prepare, best_windows
->>> from .align import align
+>>> from .lexical import prepare
+>>> from .align import align, best_windows
 >>> s = prepare("The plant emitted 412500 tonnes in 2026.")
 >>> p = prepare("The plant emitted 14125001 tonnes in 2026.")
 >>> [f.reason for f in check_figures(align(s, p, best_windows(s.key_set, p)[0]))]
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .align import Alignment, Finding, anchors, context_keys
+from .align import Alignment, Effect, Finding, Gate, anchors, context_keys
 from .figures import Figure, same_figure
 from .lexical import STOPWORDS, Prepared
 
@@ -24,6 +24,8 @@ __all__ = ["Names", "check_figures", "check_names", "check_years", "name_runs"]
 
 # (keys capitalised mid-sentence, keys written in lower case) over sentence and passage.
 Names = tuple[frozenset[str], frozenset[str]]
+# Capitalised words that open sentences without naming anything.
+_NOT_NAMES = STOPWORDS | frozenset("first second third last next then finally".split())
 # A slot must be predicted at least this firmly (one neighbour at the exact distance)
 # before a different name or figure there counts as a swap.
 _MIN_SLOT_SCORE = 3
@@ -45,7 +47,9 @@ def _context(p: Prepared, fig: Figure) -> set[str]:
 def _qualifier_ok(claim: Figure, other: Figure) -> bool:
     # An approximate claim may rest on an exact figure; the reverse overstates precision,
     # and "more than 5" is not "less than 5".
-    return claim.qualifier == other.qualifier or (claim.qualifier == "approx" and other.qualifier is None)
+    if claim.qualifier == other.qualifier:
+        return True
+    return claim.qualifier == "approx" and other.qualifier is None
 
 
 def _figures_at(spots: dict[int, int], at: dict[int, Figure]) -> list[tuple[int, Figure]]:
@@ -95,11 +99,11 @@ def check_figures(a: Alignment) -> list[Finding]:
                   if w > own_score and not same_figure(f, g) and _comparable(f, g)]  # fmt: skip
         if rivals and max(w for w, _ in at_slot) >= _MIN_SLOT_SCORE:
             # The words around the figure hold another figure in the passage.
-            g = rivals[0].canon
+            there = rivals[0].canon
             out.append(
-                _contra(f"figure:{f.canon} vs {g} in that place")
+                _contra(f"figure:{f.canon} vs {there} in that place")
                 if same
-                else _contra(f"figure:{f.canon} not in passage, passage has {g}")
+                else _contra(f"figure:{f.canon} not in passage, passage has {there}")
             )
             continue
         if own:
@@ -168,9 +172,10 @@ def check_years(a: Alignment) -> list[Finding]:
         parts = _year_parts(y)
         i, j = _token_span(a.claim, y)
         at_slot = _figures_at(anchors(a, i, j), at)
-        own_score = max((w for w, g in at_slot if set(_year_parts(g)) & set(parts)), default=0)
+        # Own: the passage year holds the sentence's ("2019" in "2019-20"), not the reverse.
+        own_score = max((w for w, g in at_slot if set(parts) <= set(_year_parts(g))), default=0)
         rivals = [g for w, g in sorted(at_slot, key=lambda x: -x[0])
-                  if w > own_score and not set(_year_parts(g)) & set(parts)]  # fmt: skip
+                  if w > own_score and not set(parts) <= set(_year_parts(g))]  # fmt: skip
         if rivals and max(w for w, _ in at_slot) >= _MIN_SLOT_SCORE:
             out.append(_contra(f"year:{y.canon} vs {rivals[0].canon}"))
             continue
@@ -183,7 +188,7 @@ def check_years(a: Alignment) -> list[Finding]:
         others = [
             (len(ctx & _context(a.passage, g)), g)
             for g in region
-            if not set(_year_parts(g)) & set(parts)
+            if not set(parts) <= set(_year_parts(g))
         ]
         best = max(others, key=lambda x: x[0], default=None)
         if best is not None and best[0] > 0:
@@ -226,7 +231,7 @@ def name_runs(p: Prepared, i: int, j: int, known: Names) -> list[tuple[int, int]
 def _is_name(p: Prepared, x: int, known: Names) -> bool:
     ch = p.text[p.starts[x]]
     key = p.keys[x]
-    if not ch.isupper() or key is None or key.startswith("#") or p.low[x] in STOPWORDS:
+    if not ch.isupper() or key is None or key.startswith("#") or p.low[x] in _NOT_NAMES:
         return False
     if p.sent[x] in p.shouting:
         return False  # a headline in capitals says nothing by its capitals
@@ -280,13 +285,18 @@ def _run_text(p: Prepared, run: tuple[int, int]) -> str:
     return p.text[p.starts[run[0]] : p.ends[run[1] - 1]]
 
 
+_CHECKERS = {"figure": "figures", "year": "years", "name": "names"}
+
+
+def _finding(effect: Effect, reason: str) -> Finding:
+    kind = reason.split(":", 1)[0]
+    gate: Gate = "figures" if kind == "figure" else "contradiction"
+    return Finding(gate, effect, _CHECKERS[kind], reason)
+
+
 def _contra(reason: str) -> Finding:
-    checker = reason.split(":", 1)[0]
-    gate = "figures" if checker == "figure" else "contradiction"
-    return Finding(gate, "contradicts", {"figure": "figures", "year": "years", "name": "names"}[checker], reason)  # type: ignore[arg-type]
+    return _finding("contradicts", reason)
 
 
 def _missing(reason: str) -> Finding:
-    checker = reason.split(":", 1)[0]
-    gate = "figures" if checker == "figure" else "contradiction"
-    return Finding(gate, "missing", {"figure": "figures", "year": "years", "name": "names"}[checker], reason)  # type: ignore[arg-type]
+    return _finding("missing", reason)

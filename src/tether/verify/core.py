@@ -10,6 +10,7 @@ or ``on``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -17,9 +18,9 @@ from typing import Literal
 from ..config import Settings
 from ..errors import ConfigError
 from ..records import Outcome, Verdict
-from .align import Alignment, Finding, align
+from .align import Alignment, Finding, Window, align, best_windows
 from .checks import check_figures, check_names, check_years
-from .lexical import Prepared, Window, best_windows, find_verbatim, prepare, verbatim_form
+from .lexical import Prepared, find_verbatim, prepare, verbatim_form
 from .polarity import check_modality, check_negation, check_quantifier
 
 __all__ = ["GATES", "MODES", "Check", "check", "resolve_modes"]
@@ -33,6 +34,7 @@ Mode = Literal["off", "shadow", "on"]
 # ``support_overlap`` mark how close it must come for each.
 CONTRADICTION_FLOOR = 0.75
 MENTION_FLOOR = 0.5
+_MARKERS = re.compile(r"\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
 _CUE_CHECKERS = frozenset(("polarity", "quantifier", "modality"))
 _RANK = {"supported": 3, "contradicted": 2, "mentioned": 1, "unsupported": 0}
 
@@ -63,7 +65,9 @@ def resolve_modes(modes: Mapping[str, str] | None) -> dict[str, Mode]:
     out: dict[str, Mode] = {"contradiction": "on", "figures": "on"}
     for gate, mode in (modes or {}).items():
         if mode not in MODES:
-            raise ConfigError(f"mode of gate {gate!r} must be one of {', '.join(MODES)}, got {mode!r}")
+            raise ConfigError(
+                f"mode of gate {gate!r} must be one of {', '.join(MODES)}, got {mode!r}"
+            )
         if gate in out:
             out[gate] = mode  # type: ignore[assignment]
     return out
@@ -87,6 +91,9 @@ def check(
         ('overlap:0.67', 'figure:90 not in passage, passage has 100')
     """
     gates = resolve_modes(modes)
+    if "[" in sentence:
+        # Generator citation markers ("[2]", "[3, 4]") are hints, not part of the claim.
+        sentence = _MARKERS.sub(" ", sentence)
     if not sentence.strip():
         return Check("unsupported", 0.0, None, ("empty sentence",), "lexical")
     s = prepare(sentence)
@@ -96,29 +103,32 @@ def check(
     if not p.key_set:
         return Check("unsupported", 0.0, None, ("empty passage",), "lexical")
     threshold = settings.support_overlap
-    span = find_verbatim(verbatim_form(s), p)
+    needle = verbatim_form(s)
+    span = find_verbatim(needle, p)
     if span is not None:
+        # The final stop was left out of the search; take it too when the passage has it.
+        tail = s.collapsed.text.strip()[len(needle) :].strip()
+        if tail and p.fold.startswith(tail, span[1]):
+            span = (span[0], span[1] + len(tail))
         first, last = p.sentence_at(span[0]), p.sentence_at(span[1] - 1)
         whole = p.sentences[first][0] >= span[0] - 1 and p.sentences[last][1] <= span[1] + 2
         if whole:
             return Check("supported", 1.0, span, ("verbatim",), "verbatim")
         # A fragment of a longer sentence: its context may negate or hedge it.
-        window = Window(first, last, s.key_set, 1.0)
-        result = _judge(s, p, window, threshold, gates)
-        if result.outcome == "supported" and result.shadow_outcome is None:
+        fragment = _judge(s, p, Window(first, last, s.key_set, 1.0), threshold, gates)
+        if fragment.outcome == "supported" and fragment.shadow_outcome is None:
             return Check("supported", 1.0, span, ("verbatim",), "verbatim")
-        return result
-    windows = best_windows(s.key_set, p)
-    if not windows:
-        return Check("unsupported", 0.0, None, ("overlap:0.00",), "lexical")
-    best: Check | None = None
-    for window in windows:
+        best: Check | None = fragment
+    else:
+        best = None
+    for window in best_windows(s.key_set, p):
+        if best is not None and best.outcome == "supported":
+            break
         result = _judge(s, p, window, threshold, gates)
         if best is None or _RANK[result.outcome] > _RANK[best.outcome]:
             best = result
-        if best.outcome == "supported":
-            break
-    assert best is not None
+    if best is None:
+        return Check("unsupported", 0.0, None, ("overlap:0.00",), "lexical")
     return best
 
 
@@ -148,7 +158,7 @@ def _judge(
     outcome, decider = _decide(base, enforced)
     would, _ = _decide(base, enforced + shadowed)
     reasons = (overlap, *(f.reason for f in enforced), *("shadow:" + f.reason for f in shadowed))
-    span = (a.start, a.end) if outcome != "unsupported" or cov >= threshold * MENTION_FLOOR else None
+    span = None if outcome == "unsupported" else (a.start, a.end)
     return Check(
         outcome,
         round(cov, 4),
@@ -163,7 +173,8 @@ def _run_checks(a: Alignment, gates: Mapping[str, Mode]) -> list[Finding]:
     out: list[Finding] = []
     if gates["contradiction"] != "off":
         out += check_negation(a)
-        known = (a.claim.capitalised | a.passage.capitalised, a.claim.lowercase | a.passage.lowercase)
+        c, p = a.claim, a.passage
+        known = (c.capitalised | p.capitalised, c.lowercase | p.lowercase)
         out += check_names(a, known)
         out += check_years(a)
         out += check_quantifier(a)

@@ -50,13 +50,19 @@ _FRACTIONS = "\u00bd\u00bc\u00be\u2153\u2154\u215b\u215c\u215d\u215e"
 # The lookbehind keeps a match from starting inside a word or a longer number, which is
 # also what makes every start position cheap: no quadratic rescans of digit runs.
 _NUM = re.compile(
-    r"(?<![\w.,])(?:\d+(?:[.,]\d+)*(?:[eE][-+]?\d+(?!\w))?[" + _FRACTIONS + r"]?|[" + _FRACTIONS + r"])"
+    r"(?<![\w.,])(?:\d+(?:[.,]\d+)*(?:[eE][-+]?\d+(?!\w))?["
+    + _FRACTIONS
+    + r"]?|["
+    + _FRACTIONS
+    + r"])"
 )
 _LETTERS = re.compile(r"[^\W\d_]+")
 _WORD_END = re.compile(r"\w+$")
 _POWER = re.compile(r"(?:\^|\*\*)([-]?\d{1,3})|([\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)")
 _TIMES_TEN = re.compile(r" ?[x\u00d7*] ?10 ?(?:\^|\*\*) ?(-?\d{1,3})")
-_SUPERSCRIPT = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079", "0123456789")
+_SUPER_DIGITS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+_SUPERS = frozenset(_SUPER_DIGITS)
+_SUPERSCRIPT = str.maketrans(_SUPER_DIGITS, "0123456789")
 
 _MAGNITUDES = {
     "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "mio": 1e6,
@@ -73,7 +79,8 @@ _UNIT_CANON = {
     "litres": "l", "liters": "l", "litre": "l", "liter": "l", "years": "year",
     "months": "month", "weeks": "week", "days": "day", "hours": "hour", "minutes": "minute",
     "seconds": "second", "dollars": "$", "dollar": "$", "euros": "€", "euro": "€",
-    "mg/m³": "mg/m3", "µg/m³": "µg/m3", "μg/m3": "µg/m3", "μg/m³": "µg/m3",
+    "km²": "km2", "m²": "m2", "cm²": "cm2", "m³": "m3", "cm³": "cm3", "mg/m³": "mg/m3",
+    "µg/m³": "µg/m3", "μg/m3": "µg/m3", "μg/m³": "µg/m3",
 }  # fmt: skip
 _UNITS = sorted(
     set(_UNIT_CANON)
@@ -91,7 +98,9 @@ _UNIT = re.compile(r"(" + "|".join(re.escape(u) for u in _UNITS) + r")(?![\w/])"
 _SPACED_NOT_UNITS = frozenset(("in", "x", "s", "h", "t", "k°", "ft", "min", "sq"))
 _ATTACHED_UNITS = frozenset(u for u in _UNITS if u.isalpha())
 _ORDINALS = frozenset(("st", "nd", "rd", "th"))
-_CURRENCY = re.compile(r"(US\$|A\$|C\$|HK\$|NZ\$|\$|€|£|¥|₹|₽|₩|usd|eur|gbp|jpy|chf|cny|inr) ?$", re.I)
+_CURRENCY = re.compile(
+    r"(US\$|A\$|C\$|HK\$|NZ\$|\$|€|£|¥|₹|₽|₩|usd|eur|gbp|jpy|chf|cny|inr) ?$", re.I
+)
 _CURRENCY_CANON = {"us$": "$", "usd": "$", "eur": "€", "gbp": "£", "jpy": "¥", "inr": "₹"}
 _QUALIFIERS = {
     "about": "approx", "approximately": "approx", "approx.": "approx", "approx": "approx",
@@ -104,11 +113,12 @@ _QUALIFIERS = {
     "under": "max", "below": "max", "at most": "max", "up to": "max",
     "no more than": "max", "<": "max", "<=": "max", "≤": "max",
 }  # fmt: skip
+_LONGEST_FIRST = sorted(_QUALIFIERS, key=len, reverse=True)
 _QUALIFIER = re.compile(
     r"(?:(?<![\w.])("
-    + "|".join(re.escape(q) for q in sorted(_QUALIFIERS, key=len, reverse=True) if q[0].isalpha())
+    + "|".join(re.escape(q) for q in _LONGEST_FIRST if q[0].isalpha())
     + r")|("
-    + "|".join(re.escape(q) for q in sorted(_QUALIFIERS, key=len, reverse=True) if not q[0].isalpha())
+    + "|".join(re.escape(q) for q in _LONGEST_FIRST if not q[0].isalpha())
     + r")) ?$",
     re.I,
 )
@@ -120,12 +130,23 @@ _WORD_VALUES = {
     )
 }
 _WORD_VALUES.update(
-    {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+    {
+        w: 10 * (i + 2)
+        for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())
+    }
 )
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
-_NUMWORD = "|".join(sorted(list(_WORD_VALUES) + list(_SCALES) + ["dozen"], key=len, reverse=True))
+NUMBER_WORDS = _NUMWORD = "|".join(sorted(list(_WORD_VALUES) + list(_SCALES) + ["dozen"], key=len, reverse=True))
 # Separators are mandatory between words, so the repetition cannot backtrack badly.
-_WORDS = re.compile(r"(?<![\w-])(?:a |an )?(?:" + _NUMWORD + r")(?:(?: |-)(?:" + _NUMWORD + r"))*(?![\w-])", re.I)
+_WORDS = re.compile(
+    # The lookahead on first letters lets most positions fail before the alternation.
+    r"(?<![\w-])(?=[abdefhmnostzABDEFHMNOSTZ])(?:a |an )?(?:"
+    + _NUMWORD
+    + r")(?:(?: |-)(?:"
+    + _NUMWORD
+    + r"))*(?![\w-])",
+    re.I,
+)
 _RANGE_GAP = re.compile(r" ?(?:-|to|through|until|and) ?$", re.I)
 _BETWEEN = re.compile(r"(?:between|from) ?$", re.I)
 
@@ -207,14 +228,19 @@ def _words_value(words: str) -> float | None:
     return float(total + current)
 
 
-def extract_figures(text: str) -> list[Figure]:
-    """All figures of ``text`` in order, with units, ranges, qualifiers and year qualifiers."""
+def extract_figures(
+    text: str, *, sentences: list[tuple[int, int]] | None = None
+) -> list[Figure]:
+    """All figures of ``text`` in order, with units, ranges, qualifiers and year qualifiers.
+
+    ``sentences`` (``split_sentences(text)``) may be passed by a caller that has them.
+    """
     t = translate(text)
     found = [f for f in _digit_figures(t) if f is not None]
     found.extend(_word_figures(t, found))
     found.sort(key=lambda f: f.start)
     found = _merge_ranges(t, found)
-    return _qualify_years(t, found)
+    return _qualify_years(t, found, sentences)
 
 
 def _digit_figures(t: str) -> list[Figure | None]:
@@ -234,14 +260,16 @@ def _digit_figures(t: str) -> list[Figure | None]:
         kind: FigureKind = "number"
         unit = magnitude = currency = None
         end = e
-        suffix = _LETTERS.match(t, e)
+        suffix = None if t[e : e + 1] in _SUPERS else _LETTERS.match(t, e)
         if suffix:
             suf = suffix.group().lower()
             if suf in _ORDINALS and raw.isdigit():
                 kind, end = "ordinal", suffix.end()
             elif suf == "s" and len(raw) == 4 and raw.isdigit():
                 kind, unit, end = "year", "s", suffix.end()
-            elif suf in _MAGNITUDES and suf not in ("m", "b") or (suf in ("m", "b") and _CURRENCY.search(t, max(0, s - 4), s)):
+            elif suf in _MAGNITUDES and (
+                suf not in ("m", "b") or _CURRENCY.search(t, max(0, s - 4), s)
+            ):  # "$5m" is five million, "5m" five metres
                 magnitude, end = suf, suffix.end()
             elif suf in _ATTACHED_UNITS and not (len(suf) == 1 and suffix.group().isupper()):
                 unit, end = _UNIT_CANON.get(suf, suf), suffix.end()
@@ -307,7 +335,8 @@ def _finish(
     else:
         canon = canon_number(value)
     return Figure(
-        t[s:end], s, end, value, canon, kind, None, unit, currency, magnitude, qualifier, qualifier_text
+        t[s:end], s, end, value, canon, kind, None, unit, currency, magnitude, qualifier,
+        qualifier_text,
     )
 
 
@@ -332,7 +361,8 @@ def _word_figures(t: str, digits: list[Figure]) -> list[Figure]:
         end = e
         if (u := _match_unit(t, e)) is not None:
             unit, end = u
-        out.append(_finish(t, s, end, core, value, "number", unit, None, None, t[max(0, s - 24) : s]))
+        pre = t[max(0, s - 24) : s]
+        out.append(_finish(t, s, end, core, value, "number", unit, None, None, pre))
     return out
 
 
@@ -355,21 +385,7 @@ def _merge_ranges(t: str, figs: list[Figure]) -> list[Figure]:
                 joined = gap.strip().lower()
                 between = _BETWEEN.search(t, max(0, a.start - 9), a.start) is not None
                 if joined != "and" or between:
-                    high = b.value
-                    if a.kind == "year" and b.value < 100 and a.value >= 1000:
-                        high = a.value - a.value % 100 + b.value  # 2019-20
-                    out.append(
-                        replace(
-                            a,
-                            text=t[a.start : b.end],
-                            end=b.end,
-                            high=high,
-                            canon=f"{a.canon}-{b.canon if high == b.value else canon_number(high)}",
-                            unit=a.unit or b.unit,
-                            currency=a.currency or b.currency,
-                            magnitude=a.magnitude or b.magnitude,
-                        )
-                    )
+                    out.append(_range(t, a, b))
                     i += 2
                     continue
         out.append(a)
@@ -377,16 +393,44 @@ def _merge_ranges(t: str, figs: list[Figure]) -> list[Figure]:
     return out
 
 
+def _range(t: str, a: Figure, b: Figure) -> Figure:
+    """``a``-``b`` as one figure; a magnitude or unit written once applies to both."""
+    assert a.value is not None and b.value is not None
+    low, high = a.value, b.value
+    if a.kind == "year":
+        if high < 100 and low >= 1000:
+            high = low - low % 100 + high  # 2019-20
+        canon = f"{a.canon}-{canon_number(high)}"
+    else:
+        if b.magnitude and not a.magnitude:
+            low *= _MAGNITUDES[b.magnitude]  # "$2-5 million"
+        canon = f"{canon_number(low)}-{canon_number(high)}"
+    return replace(
+        a,
+        text=t[a.start : b.end],
+        end=b.end,
+        value=low,
+        high=high,
+        canon=canon,
+        unit=a.unit or b.unit,
+        currency=a.currency or b.currency,
+        magnitude=a.magnitude or b.magnitude,
+    )
+
+
 _CLAUSE = re.compile(r"[,;:()]")
 
 
-def _qualify_years(t: str, figs: list[Figure]) -> list[Figure]:
+def _qualify_years(
+    t: str, figs: list[Figure], spans: list[tuple[int, int]] | None
+) -> list[Figure]:
     """Give each non-year figure the year of its clause, else the nearest one before it."""
     years = [f for f in figs if f.kind == "year"]
     if not years or len(years) == len(figs):
         return figs
     year_starts = [y.start for y in years]
-    spans = split_sentences(t)
+    if spans is None:
+        spans = split_sentences(t)
     sent_starts = [a for a, _ in spans]
     out: list[Figure] = []
     for f in figs:

@@ -1,4 +1,4 @@
-"""The lexical layer: tokens, content keys, verbatim matching and coverage windows.
+"""The lexical layer: tokens, content keys and verbatim matching.
 
 A text is prepared once (``prepare``, cached by the string itself) into parallel token
 arrays whose offsets are offsets in the original string. Content keys are lower-cased,
@@ -8,25 +8,23 @@ lightly stemmed words with stop words removed; figures become one key for their 
 
 >>> p = prepare("The Normans were in Normandy. They spoke French.")
 >>> [p.keys[i] for i in range(len(p.keys)) if p.keys[i]]
-['norman', 'normandy', 'spoke', 'french']
+['norman', 'normandy', 'spok', 'french']
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from functools import lru_cache
 
-from .figures import Figure, canon_number, extract_figures
+from .figures import NUMBER_WORDS, Figure, canon_number, extract_figures
 from .text import Collapsed, collapse, fold, split_sentences, translate
 
 __all__ = [
+    "NEGATION_WORDS",
     "STOPWORDS",
     "Prepared",
-    "Window",
-    "best_windows",
-    "core_span",
+    "clear_cache",
     "figure_key",
     "find_verbatim",
     "prepare",
@@ -34,6 +32,15 @@ __all__ = [
     "stem",
     "verbatim_form",
 ]
+
+NEGATION_WORDS = frozenset(
+    "not no never none nobody nothing nowhere neither nor without cannot non lack lacks "
+    "lacked lacking absent".split()
+    # A few common negators of other languages, so a flipped sentence there is not
+    # waved through; the rest of the checks are English-only.
+    + "nicht kein keine keinen nie ne pas jamais sans nunca не нет ни никогда без "
+    "لا ليس ليست لم لن غير".split()
+)
 
 # Function words carry no claim on their own. Negators, quantifiers and modals are in
 # the list on purpose: coverage ignores them and the polarity/quantifier/modality
@@ -51,17 +58,18 @@ STOPWORDS = frozenset(
     others another such same own only just also very too so quite rather really
     again still yet already ever even however thus therefore hence furthermore
     moreover meanwhile although though because while whereas instead later today now
-    currently recently finally first second third last next
+    currently recently finally
     per percent cent one ones s
     always sometimes often usually rarely seldom generally mostly occasionally
     perhaps possibly probably likely unlikely potentially certainly definitely""".split()
-)
+) | NEGATION_WORDS
 
 # Numbers (with separators), words with inner apostrophes ("don't", "rollo's").
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*\w*|[^\W\d_]\w*(?:'\w+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_CLAUSE_MARK = re.compile(r"[,;:()\[\]\"]| -+ ")
+# Punctuation that ends a clause; quotes (folded to "'") count unless inside a word.
+_CLAUSE_MARK = re.compile(r"[,;:()\[\]]| -+ |(?<!\w)'|'(?!\w)")
 _ASCII_WORD = re.compile(r"[a-z]+")
 
 
@@ -80,29 +88,19 @@ def stem(word: str) -> str:
     stripped = True
     if word.endswith("ing") and len(word) > 5:
         word = word[:-3]
-    elif word.endswith("eed") and len(word) > 4:
-        word = word[:-1]  # "agreed" -> "agree"
-    elif word.endswith("ed") and len(word) > 4:
+    elif word.endswith("ed") and len(word) > 4 and not word.endswith("eed"):
         word = word[:-2]
     elif word.endswith("ly") and len(word) > 6:
         word, stripped = word[:-2], False  # "largely" -> "large" ("family" stays)
     else:
         stripped = False
+    if word.endswith("eed"):
+        return word[:-1]  # "agreed"/"agree", "succeeded"/"succeed", "needed"/"need"
     if stripped and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsze":
         return word[:-1]  # "running" -> "run", "stopped" -> "stop"
-    if len(word) > 3 and word.endswith("e"):
-        return word[:-1]  # "ride"/"riding", "smile"/"smiling", "agree"/"agreed"
+    if len(word) > 3 and word.endswith("e") and not word.endswith("ee"):
+        return word[:-1]  # "ride"/"riding", "smile"/"smiling"
     return word
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """Consecutive sentences ``first..last`` of a passage and the claim keys they hold."""
-
-    first: int
-    last: int
-    matched: frozenset[str]
-    coverage: float
 
 
 class Prepared:
@@ -118,8 +116,11 @@ class Prepared:
         self.text = text
         self.trans = translate(text)
         self.fold = fold(self.trans)
-        self.figures: list[Figure] = extract_figures(text) if _has_number(self.fold) else []
-        self.sentences = _bounded(split_sentences(text), self.fold)
+        sentences = split_sentences(text)
+        self.figures: list[Figure] = (
+            extract_figures(text, sentences=sentences) if _has_number(self.fold) else []
+        )
+        self.sentences = _bounded(sentences, self.fold)
         self.sent_starts = [a for a, _ in self.sentences]
         self._collapsed: Collapsed | None = None
         self._caps: frozenset[str] | None = None
@@ -129,48 +130,28 @@ class Prepared:
         self._tokenise()
 
     def _tokenise(self) -> None:
-        low: list[str] = []
-        keys: list[str | None] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        sent: list[int] = []
-        clause: list[int] = []
         folded = self.fold
-        fig_iter = iter(self.figures)
-        fig = next(fig_iter, None)
-        fig_state = 0  # numeric tokens of the current figure already given a key
-        sents = self.sentences
-        si = 0
-        clause_no = 0
-        prev_end = 0
-        for m in _TOKEN.finditer(folded):
-            s, e = m.span()
-            while si < len(sents) - 1 and s >= sents[si][1]:
-                si += 1
-                clause_no += 1
-            if _CLAUSE_MARK.search(folded, prev_end, s):
-                clause_no += 1
-            prev_end = e
-            word = m.group()
-            while fig is not None and fig.end <= s:
-                fig, fig_state = next(fig_iter, None), 0
-            if fig is not None and fig.start <= s < fig.end:
-                # Inside a figure the first number carries its value (the second, the
-                # upper end of a range); the rest (magnitude, unit) is the figure's.
-                key: str | None = None
-                if word[0].isdigit() or word in _NUMBER_WORDS or word[0] in "\u00bd\u00bc\u00be":
-                    if fig_state == 0:
-                        key = figure_key(fig)
-                    elif fig_state == 1 and fig.high is not None:
-                        key = figure_key(fig, high=True)
-                    fig_state += 1
-                _add(low, keys, starts, ends, sent, clause, word, key, s, e, si, clause_no)
-                continue
-            if _CJK.search(word):
-                self._cjk(word, s, si, clause_no, low, keys, starts, ends, sent, clause)
-                continue
-            key = None if word in STOPWORDS or _is_neg_contraction(word) else stem(word)
-            _add(low, keys, starts, ends, sent, clause, word, key, s, e, si, clause_no)
+        # Whole-list passes (C-level bisects, a cached key per word) rather than one
+        # Python loop with many branches: tokenising is most of the cost of a check.
+        ms = list(_TOKEN.finditer(folded))
+        low = [m.group() for m in ms]
+        starts = [m.start() for m in ms]
+        ends = [m.end() for m in ms]
+        keys = [_word_key(w) for w in low]
+        if not folded.isascii() and _CJK.search(folded):
+            low, keys, starts, ends = _split_cjk(low, keys, starts, ends)
+        self._figure_keys(low, keys, starts)
+        sent_ends = [e for _, e in self.sentences]
+        last = max(len(sent_ends) - 1, 0)
+        sent = [min(bisect_right(sent_ends, x), last) for x in starts]
+        # A clause ends at a sentence end or at a mark between two tokens ("1,000" has
+        # a comma inside a token, which does not count).
+        gaps = []
+        for m in _CLAUSE_MARK.finditer(folded):
+            before = bisect_right(starts, m.start()) - 1
+            if before < 0 or m.start() >= ends[before]:
+                gaps.append(m.start())
+        clause = [i + bisect_left(gaps, x) for i, x in zip(sent, starts)]
         self.low, self.keys, self.starts, self.ends = low, keys, starts, ends
         self.sent, self.clause = sent, clause
         # Per-sentence token ranges, key sets and an inverted index for windowing.
@@ -178,38 +159,35 @@ class Prepared:
         sent_keys: list[frozenset[str]] = []
         index: dict[str, list[int]] = {}
         t = 0
-        for i in range(len(sents)):
+        for i in range(len(self.sentences)):
             t0 = t
-            while t < len(sent) and sent[t] == i:
-                t += 1
+            t = bisect_right(sent, i, t0)
             sent_tokens.append((t0, t))
-            ks = frozenset(k for k in keys[t0:t] if k)
+            ks = frozenset(key for key in keys[t0:t] if key)
             sent_keys.append(ks)
-            for k in ks:
-                index.setdefault(k, []).append(i)
+            for key in ks:
+                index.setdefault(key, []).append(i)
         self.sent_tokens, self.sent_keys, self.index = sent_tokens, sent_keys, index
         self.key_set = frozenset(k for k in keys if k)
 
-    @staticmethod
-    def _cjk(
-        word: str, s: int, si: int, cl: int, low: list[str], keys: list[str | None],
-        starts: list[int], ends: list[int], sent: list[int], clause: list[int],
-    ) -> None:  # fmt: skip
-        # Scripts without spaces: character bigrams are the unit of overlap.
-        pos = 0
-        for run in _CJK_RUN.finditer(word):
-            if run.start() > pos:
-                part = word[pos : run.start()]
-                _add(low, keys, starts, ends, sent, clause, part, part, s + pos, s + run.start(), si, cl)
-            chars = run.group()
-            if len(chars) == 1:
-                _add(low, keys, starts, ends, sent, clause, chars, chars, s + run.start(), s + run.end(), si, cl)
-            for j in range(len(chars) - 1):
-                a = s + run.start() + j
-                _add(low, keys, starts, ends, sent, clause, chars[j : j + 2], chars[j : j + 2], a, a + 2, si, cl)
-            pos = run.end()
-        if pos < len(word):
-            _add(low, keys, starts, ends, sent, clause, word[pos:], word[pos:], s + pos, s + len(word), si, cl)
+    def _figure_keys(self, low: list[str], keys: list[str | None], starts: list[int]) -> None:
+        """Inside a figure the first number carries its value (the second, the upper end
+        of a range); the rest (currency, magnitude, unit words) belongs to the figure."""
+        n = len(starts)
+        for fig in self.figures:
+            state = 0
+            j = bisect_left(starts, fig.start)
+            while j < n and starts[j] < fig.end:
+                word = low[j]
+                key: str | None = None
+                if word[0].isdigit() or word in _NUMBER_WORDS or word[0] in _FRACTIONS:
+                    if state == 0:
+                        key = figure_key(fig)
+                    elif state == 1 and fig.high is not None:
+                        key = figure_key(fig, high=True)
+                    state += 1
+                keys[j] = key
+                j += 1
 
     @property
     def collapsed(self) -> Collapsed:
@@ -245,7 +223,9 @@ class Prepared:
         if self._shout is None:
             out = set()
             for i, (t0, t1) in enumerate(self.sent_tokens):
-                words = [self.text[self.starts[x] : self.ends[x]] for x in range(t0, t1) if self.keys[x]]
+                words = [
+                    self.text[self.starts[x] : self.ends[x]] for x in range(t0, t1) if self.keys[x]
+                ]
                 caps = sum(1 for w in words if len(w) > 1 and w.isupper())
                 if caps * 2 > len(words) >= 2:
                     out.add(i)
@@ -291,20 +271,43 @@ def _bounded(spans: list[tuple[int, int]], folded: str) -> list[tuple[int, int]]
     return out
 
 
-def _add(
-    low: list[str], keys: list[str | None], starts: list[int], ends: list[int],
-    sent: list[int], clause: list[int], word: str, key: str | None, s: int, e: int,
-    si: int, cl: int,
-) -> None:  # fmt: skip
-    low.append(word)
-    keys.append(key)
-    starts.append(s)
-    ends.append(e)
-    sent.append(si)
-    clause.append(cl)
+Tokens = tuple[list[str], list[str | None], list[int], list[int]]
 
 
-_DIGIT = re.compile(r"\d|[\u00bd\u00bc\u00be]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)")
+def _split_cjk(
+    low: list[str], keys: list[str | None], starts: list[int], ends: list[int]
+) -> Tokens:
+    """Scripts without spaces: runs of Han/kana become character bigrams."""
+    out: Tokens = ([], [], [], [])
+    for word, key, s, e in zip(low, keys, starts, ends):
+        if not _CJK.search(word):
+            _push(out, word, key, s, e)
+            continue
+        pos = 0
+        for run in _CJK_RUN.finditer(word):
+            if run.start() > pos:
+                part = word[pos : run.start()]
+                _push(out, part, part, s + pos, s + run.start())
+            chars, a = run.group(), s + run.start()
+            if len(chars) == 1:
+                _push(out, chars, chars, a, a + 1)
+            for j in range(len(chars) - 1):
+                _push(out, chars[j : j + 2], chars[j : j + 2], a + j, a + j + 2)
+            pos = run.end()
+        if pos < len(word):
+            _push(out, word[pos:], word[pos:], s + pos, e)
+    return out
+
+
+def _push(out: Tokens, word: str, key: str | None, s: int, e: int) -> None:
+    out[0].append(word)
+    out[1].append(key)
+    out[2].append(s)
+    out[3].append(e)
+
+
+_FRACTIONS = "\u00bd\u00bc\u00be\u2153\u2154\u215b\u215c\u215d\u215e"
+_DIGIT = re.compile(r"\d|[" + _FRACTIONS + r"]|\b(?:" + NUMBER_WORDS + ")", re.I)
 
 
 _NUMBER_WORDS = frozenset(
@@ -328,18 +331,35 @@ def _has_number(folded: str) -> bool:
     return _DIGIT.search(folded) is not None
 
 
-def _is_neg_contraction(word: str) -> bool:
-    return word.endswith("n't")
+@lru_cache(maxsize=65536)
+def _word_key(word: str) -> str | None:
+    """Content key of a lower-case word, or None for stop words and "n't" forms."""
+    if word in STOPWORDS or word.endswith("n't"):
+        return None
+    return stem(word)
 
 
 def prepare(text: str) -> Prepared:
-    """Tokenise ``text`` (sentence or passage); cached, so repeated checks are cheap."""
-    return _prepare_cached(text) if len(text) <= 200_000 else Prepared(text)
+    """Tokenise ``text`` (sentence or passage); cached by the string itself, so the
+    guard's checks of every sentence against the same retrieved passages tokenise each
+    passage once. Huge texts get a small cache of their own to bound memory."""
+    return _prepare_small(text) if len(text) <= 100_000 else _prepare_large(text)
 
 
-@lru_cache(maxsize=1024)
-def _prepare_cached(text: str) -> Prepared:
+@lru_cache(maxsize=2048)
+def _prepare_small(text: str) -> Prepared:
     return Prepared(text)
+
+
+@lru_cache(maxsize=4)
+def _prepare_large(text: str) -> Prepared:
+    return Prepared(text)
+
+
+def clear_cache() -> None:
+    """Forget every prepared text (benchmarks measure cold runs with this)."""
+    _prepare_small.cache_clear()
+    _prepare_large.cache_clear()
 
 
 prepare_passage = prepare
@@ -388,65 +408,3 @@ def _boundary_ok(hay: str, i: int, j: int, needle: str) -> bool:
     if needle[0].isdigit() and i >= 2 and hay[i - 1] in ".,-" and hay[i - 2].isdigit():
         return False
     return True
-
-
-def best_windows(
-    claim_keys: frozenset[str], passage: Prepared, *, max_sentences: int = 3, limit: int = 3
-) -> list[Window]:
-    """The best windows of up to ``max_sentences`` consecutive sentences by coverage.
-
-    Only sentences holding a claim key can start or end a best window, so the work is
-    bounded by the occurrences of the claim's keys, not the passage length.
-    """
-    if not claim_keys or not passage.sentences:
-        return []
-    cand: set[int] = set()
-    for k in claim_keys:
-        cand.update(passage.index.get(k, ()))
-    if not cand:
-        return []
-    order = sorted(cand)
-    per = {i: claim_keys & passage.sent_keys[i] for i in order}
-    total = len(claim_keys)
-    scored: list[tuple[int, int, int, frozenset[str]]] = []
-    for a, first in enumerate(order):
-        acc = per[first]
-        scored.append((len(acc), 0, first, acc))
-        for last in order[a + 1 :]:
-            if last - first >= max_sentences:
-                break
-            acc = acc | per[last]
-            scored.append((len(acc), -(last - first), first, acc))
-    scored.sort(key=lambda x: (-x[0], -x[1], x[2]))
-    out: list[Window] = []
-    for hits, neg_len, first, acc in scored[:limit]:
-        out.append(Window(first, first - neg_len, frozenset(acc), hits / total))
-    return out
-
-
-def core_span(passage: Prepared, t0: int, t1: int, matched: frozenset[str]) -> tuple[int, int]:
-    """Shortest token range ``[i, j)`` within ``[t0, t1)`` holding every matched key."""
-    if not matched:
-        return t0, t0
-    need = len(matched)
-    counts: dict[str, int] = {}
-    have = 0
-    best = (t0, t1)
-    left = t0
-    keys = passage.keys
-    for right in range(t0, t1):
-        k = keys[right]
-        if k in matched:
-            counts[k] = counts.get(k, 0) + 1
-            if counts[k] == 1:
-                have += 1
-        while have == need:
-            if right + 1 - left < best[1] - best[0]:
-                best = (left, right + 1)
-            lk = keys[left]
-            if lk in matched:
-                counts[lk] -= 1
-                if counts[lk] == 0:
-                    have -= 1
-            left += 1
-    return best

@@ -6,8 +6,8 @@ Each compares the cues of the whole sentence with the cues in the passage's core
 shortest stretch holding the matched words, widened a little to catch "No X…" and
 "Not all X…" without crossing a clause boundary).
 
->>> from .lexical import prepare, best_windows
->>> from .align import align
+>>> from .lexical import prepare
+>>> from .align import align, best_windows
 >>> s, p = prepare("The Normans were not in Normandy."), prepare("The Normans were in Normandy.")
 >>> [f.reason for f in check_negation(align(s, p, best_windows(s.key_set, p)[0]))]
 ["negation:sentence says 'not'"]
@@ -16,18 +16,11 @@ shortest stretch holding the matched words, widened a little to catch "No X…" 
 from __future__ import annotations
 
 from .align import Alignment, Finding
-from .lexical import Prepared
+from .lexical import NEGATION_WORDS, Prepared
 
 __all__ = ["check_modality", "check_negation", "check_quantifier", "cues", "negation_cues"]
 
-NEGATORS = frozenset(
-    "not no never none nobody nothing nowhere neither nor without cannot non lack lacks "
-    "lacked lacking absent".split()
-    # A few common negators of other languages, so a flipped sentence there is not
-    # waved through; the rest of the checks are English-only.
-    + "nicht kein keine keinen nie ne pas jamais sans nunca sin не нет ни никогда без "
-    "لا ليس لم لن غير".split()
-)
+NEGATORS = NEGATION_WORDS
 # Han characters that negate; scripts without spaces are tokenised as bigrams.
 _CJK_NEGATORS = frozenset("不没沒無无非未别別")
 _FAIL = frozenset(("fail", "fails", "failed", "failing"))
@@ -47,7 +40,9 @@ MODALS = {
 }  # fmt: skip
 
 # How far the core is widened: left catches "No birds…", "Some of the…"; right catches
-# a trailing "not" in "…is effective, not…" only within the clause.
+# a trailing "not" in "…is effective, not…" only within the clause. A negator up to
+# _SCOPE tokens further left in the sentence still governs the core ("There is no
+# evidence that …") unless a "but" or ";" comes between.
 _LEFT, _RIGHT, _SCOPE = 3, 1, 25
 
 
@@ -118,7 +113,7 @@ def _core(a: Alignment) -> tuple[int, int]:
     return i, j
 
 
-_CONTRAST = frozenset(("but", "however", "yet", "although", "though", "whereas", "while", "instead"))
+_CONTRAST = frozenset("but however yet although though whereas while instead".split())
 
 
 def _scope_cue(p: Prepared, i: int, t0: int) -> str | None:
@@ -127,7 +122,9 @@ def _scope_cue(p: Prepared, i: int, t0: int) -> str | None:
     lo = max(t0, i - _SCOPE)
     sent = p.sent[i] if i < len(p.sent) else -1
     for x in range(i - 1, lo - 1, -1):
-        if p.sent[x] != sent or p.low[x] in _CONTRAST or p.text[p.ends[x] : p.starts[x + 1]].strip() == ";":
+        if p.sent[x] != sent or p.low[x] in _CONTRAST:
+            break
+        if ";" in p.text[p.ends[x] : p.starts[x + 1]]:
             break
         if negation_cues(p.low, x, x + 1):
             return p.low[x]
@@ -149,6 +146,10 @@ def _negated_scope(p: Prepared, i: int, j: int) -> set[str]:
     return set()
 
 
+def _flip(reason: str) -> Finding:
+    return Finding("contradiction", "contradicts", "polarity", reason)
+
+
 def check_negation(a: Alignment) -> list[Finding]:
     """Negation added or removed between the sentence and the aligned region.
 
@@ -161,14 +162,14 @@ def check_negation(a: Alignment) -> list[Finding]:
     said = negation_cues(c.low, 0, len(c.low))
     i, j = _core(a)
     found = negation_cues(p.low, i, j)
-    if not found and (scope := _scope_cue(p, i, a.t0)) is not None:
+    if not found and (scope := _scope_cue(p, a.c0, a.t0)) is not None:
         found = [scope]
     if len(said) != len(found):
         if len(found) > len(said):
             extra = next((w for w in found if w not in said), found[0])
-            return [Finding("contradiction", "contradicts", "polarity", f"negation:passage says '{extra}'")]
+            return [_flip(f"negation:passage says '{extra}'")]
         extra = next((w for w in said if w not in found), said[0])
-        return [Finding("contradiction", "contradicts", "polarity", f"negation:sentence says '{extra}'")]
+        return [_flip(f"negation:sentence says '{extra}'")]
     if said:
         lacking = sorted(_negated_scope(p, i, j) - c.key_set)
         if lacking:

@@ -27,7 +27,8 @@ _SPACES = (
 
 _TABLE: dict[int, str] = {}
 _TABLE.update({ord(c): "'" for c in _QUOTES_SINGLE})
-_TABLE.update({ord(c): '"' for c in _QUOTES_DOUBLE})
+# Single and double, straight and curly: one quote character, since answers re-quote freely.
+_TABLE.update({ord(c): "'" for c in _QUOTES_DOUBLE + '"'})
 _TABLE.update({ord(c): "-" for c in _DASHES})
 _TABLE.update({ord(c): " " for c in _SPACES})
 # Dotless i ("Topkapı") upper-cases to a plain I; folding it keeps case-only copies equal.

@@ -1,0 +1,259 @@
+"""Perturbation bench for the support test (README "How to build verifier perturbations").
+
+Sentences of real paragraphs (SQuAD 2.0 "Normans" and HaluEval knowledge) are copied
+with one change each — a negation after the first auxiliary, a changed figure, a
+changed year, a name swapped for another name of the same paragraph — and with
+harmless changes (whitespace, quote style, case). Each copy is checked against its
+own paragraph. Changed copies must not come out ``supported`` (target >= 95%); the
+untouched and harmless ones must (target >= 99%).
+
+Then over-claiming on general labelled pairs (negated SNLI, WiCE, HealthVer): the share
+of non-entailed pairs judged ``supported`` (target <= 5%).
+
+    python bench/verifier_perturbations.py [--data ../shared/data] [--show 5]
+
+The data is read in place and never copied into the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+from tether.config import Settings
+from tether.verify import check, evaluate_pairs, extract_figures
+from tether.verify.report import render_text
+from tether.verify.lexical import STOPWORDS, stem
+from tether.verify.text import split_sentences
+
+CHANGED = ("negation", "figure", "year", "name")
+OUTCOMES = ("supported", "contradicted", "mentioned", "unsupported")
+HARMLESS = ("untouched", "whitespace", "quote", "case")
+_AUX = re.compile(
+    r"\b(is|are|was|were|has|have|had|will|would|can|could|may|might|must|shall|should|"
+    r"does|do|did)\b(?! not\b|n't)",
+    re.I,
+)
+_NAME = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{2,}(?: [A-Z][a-z]+)*")
+_NOT_NAMES = frozenset(w.capitalize() for w in STOPWORDS)
+_NUMBER_WORDS = "two three four five six seven eight nine ten eleven twelve".split()
+
+
+def default_data() -> Path:
+    env = os.environ.get("TETHER_DATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def paragraphs(data: Path) -> Iterator[tuple[str, str]]:
+    """(source, paragraph) pairs."""
+    squad = json.loads((data / "squad2-dev-normans.json").read_text(encoding="utf-8"))
+    for article in squad["data"]:
+        for para in article["paragraphs"]:
+            yield "squad", para["context"]
+    with (data / "halueval-qa-dev.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield "halueval", json.loads(line)["knowledge"]
+
+
+def negate(s: str) -> str | None:
+    m = _AUX.search(s)
+    if m is None:
+        return None
+    return s[: m.end()] + " not" + s[m.end() :]
+
+
+def change_figure(s: str, rng: random.Random) -> str | None:
+    for f in extract_figures(s):
+        if f.kind == "year" or f.value is None:
+            continue
+        digits = re.search(r"\d+", f.text)
+        if digits is None:
+            word = f.text.lower()
+            if word in _NUMBER_WORDS:
+                new = _NUMBER_WORDS[(_NUMBER_WORDS.index(word) + 1) % len(_NUMBER_WORDS)]
+                return s[: f.start] + new + s[f.end :]
+            continue
+        d = digits.group()
+        how = rng.choice(("bump", "append", "prepend"))
+        bumped = d[:-1] + str((int(d[-1]) + 1) % 10)
+        new = {"bump": bumped, "append": d + "1", "prepend": "1" + d}[how]
+        a = f.start + digits.start()
+        return s[:a] + new + s[a + len(d) :]
+    return None
+
+
+def change_year(s: str, rng: random.Random) -> str | None:
+    for f in extract_figures(s):
+        if f.kind == "year" and f.text[:4].isdigit():
+            year = int(f.text[:4]) + rng.choice((-3, -2, -1, 1, 2, 3))
+            return s[: f.start] + str(year) + s[f.start + 4 :]
+    return None
+
+
+def swap_name(s: str, paragraph: str, rng: random.Random) -> str | None:
+    mine = [m for m in _NAME.finditer(s) if m.group().split()[0] not in _NOT_NAMES]
+    if not mine:
+        return None
+    target = mine[0]
+    # A swap must change the name: "Byzantines" for "Byzantine" changes nothing.
+    words = {stem(w.lower()) for w in re.findall(r"\w+", s)}
+    others = sorted(
+        {
+            m.group()
+            for m in _NAME.finditer(paragraph)
+            if m.group().split()[0] not in _NOT_NAMES
+            and not {stem(w.lower()) for w in re.findall(r"\w+", m.group())} & words
+        }
+    )
+    if not others:
+        return None
+    return s[: target.start()] + rng.choice(others) + s[target.end() :]
+
+
+def respace(s: str, rng: random.Random) -> str:
+    parts = s.split(" ")
+    glue = [rng.choice((" ", "  ", "\n", "\t", " \u00a0")) for _ in parts[1:]]
+    out = parts[0] + "".join(g + p for g, p in zip(glue, parts[1:]))
+    return rng.choice(("", " ", "\n")) + out + rng.choice(("", " ", "\n"))
+
+
+def requote(s: str) -> str | None:
+    if not re.search("['\"\u2018\u2019\u201c\u201d]", s):
+        return None
+    if re.search("['\"]", s):
+        out, opened = [], False
+        for ch in s:
+            if ch == '"':
+                out.append("\u201d" if opened else "\u201c")
+                opened = not opened
+            else:
+                out.append("\u2019" if ch == "'" else ch)
+        return "".join(out)
+    return s.translate(str.maketrans("\u2018\u2019\u201c\u201d", "''\"\""))
+
+
+def copies(
+    sentence: str, paragraph: str, rng: random.Random, n: int
+) -> Iterator[tuple[str, str | None]]:
+    yield "untouched", sentence
+    yield "whitespace", respace(sentence, rng)
+    yield "quote", requote(sentence)
+    yield "case", sentence.lower() if n % 2 == 0 else sentence.upper()
+    yield "negation", negate(sentence)
+    yield "figure", change_figure(sentence, rng)
+    yield "year", change_year(sentence, rng)
+    yield "name", swap_name(sentence, paragraph, rng)
+
+
+def run_perturbations(
+    data: Path, settings: Settings, show: int, seed: int
+) -> dict[str, dict[str, int]]:
+    rng = random.Random(seed)
+    stats: dict[str, Counter[str]] = defaultdict(Counter)
+    by_source: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    failures: dict[str, list[str]] = defaultdict(list)
+    n = 0
+    for source, para in paragraphs(data):
+        for a, b in split_sentences(para):
+            sentence = para[a:b]
+            if len(sentence.split()) < 4:
+                continue
+            n += 1
+            for kind, text in copies(sentence, para, rng, n):
+                if text is None:
+                    continue
+                r = check(text, para, settings=settings)
+                stats[kind][r.outcome] += 1
+                by_source[(source, kind)][r.outcome] += 1
+                bad = (r.outcome == "supported") == (kind in CHANGED)
+                if bad and len(failures[kind]) < show:
+                    failures[kind].append(f"{text!r}\n      -> {r.outcome} {r.reasons}")
+    print(f"perturbations: {n} sentences from {data}")
+    head = f"{'kind':<11}{'n':>6}  {'target':<22}{'result':>8}  {'SQuAD':>7} {'HaluEval':>8}"
+    print(head + "   outcomes")
+    for kind in HARMLESS + CHANGED:
+        c = stats[kind]
+        total = sum(c.values())
+        target = ">= 95% not supported" if kind in CHANGED else ">= 99% supported"
+        parts = [_rate(kind, by_source[(src, kind)]) for src in ("squad", "halueval")]
+        dist = ", ".join(f"{o} {c[o]}" for o in OUTCOMES if c[o])
+        rates = f"{_rate(kind, c):>8}  {parts[0]:>7} {parts[1]:>8}"
+        print(f"{kind:<11}{total:>6}  {target:<22}{rates}   {dist}")
+    for kind, items in failures.items():
+        if not items:
+            continue
+        print(f"\n  misjudged {kind} copies:")
+        for item in items:
+            print("    " + item)
+    return {k: dict(v) for k, v in stats.items()}
+
+
+def _rate(kind: str, c: Counter[str]) -> str:
+    total = sum(c.values())
+    if not total:
+        return "n/a"
+    good = total - c["supported"] if kind in CHANGED else c["supported"]
+    return f"{100 * good / total:.2f}%"
+
+
+def snli_pairs(data: Path) -> Iterator[tuple[str, str, str]]:
+    with (data / "negnli_hossain2020_SNLI.txt").open(encoding="utf-8") as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            yield row["Text"], row["Hypothesis"], row["gold_label"]
+
+
+def wice_pairs(data: Path) -> Iterator[tuple[str, str, str]]:
+    with (data / "wice_claim_dev.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                obj = json.loads(line)
+                yield " ".join(obj["evidence"]), obj["claim"], obj["label"]
+
+
+def healthver_pairs(data: Path) -> Iterator[tuple[str, str, str]]:
+    with (data / "healthver_dev.csv").open(encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            yield row["evidence"], row["claim"], row["label"]
+
+
+def run_pairs(data: Path, settings: Settings) -> None:
+    sets = (("negated SNLI", snli_pairs), ("WiCE", wice_pairs), ("HealthVer", healthver_pairs))
+    for name, loader in sets:
+        t = time.perf_counter()
+        result = evaluate_pairs(loader(data), settings=settings)
+        took = time.perf_counter() - t
+        print()
+        print(render_text(result, title=f"{name} ({took:.1f} s)"), end="")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=default_data())
+    ap.add_argument("--show", type=int, default=5, help="misjudged copies to print per kind")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--skip-pairs", action="store_true")
+    args = ap.parse_args(argv)
+    if not (args.data / "README.md").is_file():
+        print(f"data not found at {args.data} (set --data or TETHER_DATA)", file=sys.stderr)
+        return 2
+    settings = Settings()
+    run_perturbations(args.data, settings, args.show, args.seed)
+    if not args.skip_pairs:
+        run_pairs(args.data, settings)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
