@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ..answertype import answer_type, has_answer_type
 from ..injection import is_instruction_like
 from ..records import Draft, Hit
 from ..retrieve import query_terms
@@ -19,46 +20,9 @@ from ..segment import sentence_spans
 
 __all__ = ["ExtractiveGenerator", "answer_type", "has_answer_type"]
 
-_TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("date", re.compile(r"\b(when|what year|which year|what date|since when|how old)\b", re.I)),
-    (
-        "figure",
-        re.compile(
-            r"\b(how (many|much|long|far|high|low|hot|cold|big|large|often)|what (percentage|"
-            r"proportion|fraction|concentration|temperature|amount|number|level|limit|dose|"
-            r"value)|at what (temperature|concentration|level)|limits?|threshold|boiling point|"
-            r"flash point|melting point|exposure limit|ppm|mg)\b",
-            re.I,
-        ),
-    ),
-    ("name", re.compile(r"\b(who|whom|whose|which (agency|company|organi[sz]ation|person))\b", re.I)),
-    ("place", re.compile(r"\b(where|which (country|city|place|site|region))\b", re.I)),
-)
-_HAS_TYPE: dict[str, re.Pattern[str]] = {
-    "date": re.compile(
-        r"\b(1[5-9]\d\d|20\d\d|2100)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d",
-        re.I,
-    ),
-    "figure": re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
-                         r"hundred|thousand|million|half|dozen)\b", re.I),
-    "name": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
-    "place": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
-}
 _LIST_MARKER = re.compile(r"[-*+•]\s+|\d{1,3}[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*")
 _SUFFIX = re.compile(r"(ies|es|s|ing|ed)$")
 _MIN_COVERAGE = 0.3
-
-
-def answer_type(question: str) -> str | None:
-    """The kind of answer a question asks for: date, figure, name, place or None."""
-    for kind, cue in _TYPE_CUES:
-        if cue.search(question):
-            return kind
-    return None
-
-
-def has_answer_type(sentence: str, kind: str | None) -> bool:
-    return kind is None or bool(_HAS_TYPE[kind].search(sentence))
 
 
 def _stem(word: str) -> str:
