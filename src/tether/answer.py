@@ -20,7 +20,7 @@ from . import ids
 from .attribute import evidence_from_hits, evidence_from_texts
 from .config import Settings, default_db_path, load_settings
 from .generate import Generator, load_generator
-from .answercheck import check_answer, sentence_answers
+from .answercheck import anchors, check_answer, sentence_answers
 from .attribute import attribute
 from .calibrate import Threshold, resolve_threshold
 from .guard import judge_draft
@@ -165,6 +165,8 @@ class Tether:
 
             evidence = evidence_from_hits(hits, version_text)
             by_id = {h.passage.passage_id: h for h in hits}
+            texts_of_hits = [h.passage.text for h in hits] + [h.document.title for h in hits]
+            asked = anchors(question, texts_of_hits)
             answered = abstain != "on"
             seen: set[str] = set()
             steering = steering_text(report, hits)
@@ -184,7 +186,9 @@ class Tether:
                 if not answered:
                     withheld.append(outcome)
                     context = _context(outcome, by_id)
-                    if sentence_answers(question, outcome.text, context) is not None:
+                    if sentence_answers(
+                        question, outcome.text, context, passages=texts_of_hits, anchor_terms=asked
+                    ) is not None:
                         continue
                     answered = True
                 for ready in withheld or [outcome]:
@@ -192,7 +196,9 @@ class Tether:
                     yield Event("sentence", ready)
                 withheld = []
             if kept and abstain != "off":
-                why = check_answer(question, [(k.text, _context(k, by_id)) for k in kept])
+                why = check_answer(
+                    question, [(k.text, _context(k, by_id)) for k in kept], passages=texts_of_hits
+                )
                 if why and abstain == "on":
                     refusal, withheld = ("guard", why), kept
                     kept = []

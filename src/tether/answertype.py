@@ -33,7 +33,11 @@ _TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("name", re.compile(r"\b(who|whom|whose|which (agency|company|organi[sz]ation|person))\b", re.I)),
-    ("place", re.compile(r"\b(where|which (country|city|place|site|region))\b", re.I)),
+    (
+        "place",
+        re.compile(r"\b(where|(what|which) (country|countries|city|cities|place|site|region|"
+                   r"island|river|town|continent))\b", re.I),
+    ),
 )
 _HAS_TYPE: dict[str, re.Pattern[str]] = {
     "date": re.compile(
@@ -67,11 +71,13 @@ _TOKEN["place"] = _TOKEN["name"]
 
 
 def answer_type(question: str) -> str | None:
-    """The kind of answer a question asks for: date, figure, name, place or None."""
-    for kind, cue in _TYPE_CUES:
-        if cue.search(question):
-            return kind
-    return None
+    """The kind of answer a question asks for: date, figure, name, place or None.
+
+    The cue nearest the start wins: in "Who was the leader when the Franks came?"
+    the question word is "who"; "when" only dates the question's condition.
+    """
+    found = [(m.start(), i, kind) for i, (kind, cue) in enumerate(_TYPE_CUES) if (m := cue.search(question))]
+    return min(found)[2] if found else None
 
 
 def has_answer_type(sentence: str, kind: str | None) -> bool:

@@ -14,6 +14,7 @@ so a rough stem costs nothing as long as it is consistent.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from .retrieve import STOPWORDS
@@ -40,9 +41,16 @@ _SUFFIXES: tuple[tuple[str, str], ...] = (
 )
 
 
+def _fold_accents(word: str) -> str:
+    # "Hervé" and "Herve" are one name to a reader; to a comparison only without marks.
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 def stem(word: str) -> str:
     """A light, dictionary-free stem: lower case, no possessive, no common suffix."""
-    w = word.lower()
+    w = _fold_accents(word.lower())
     if w.endswith(("'s", "’s")):
         w = w[:-2]
     if any(c.isdigit() for c in w):
@@ -53,7 +61,8 @@ def stem(word: str) -> str:
                 break
             w = w[: len(w) - len(suffix)] + repl
             # "shipping" -> "shipp" -> "ship"; "ll", "ss", "zz" are kept ("spill").
-            if suffix in ("ing", "ings", "ed", "er", "ers") and len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+            doubled = len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz"
+            if doubled and suffix in ("ing", "ings", "ed", "er", "ers"):
                 w = w[:-1]
             break
     if len(w) > 3 and w.endswith("e"):

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ..answercheck import anchors, sentence_answers
 from ..answertype import answer_type, has_answer_type
 from ..injection import is_instruction_like
 from ..records import Draft, Hit
@@ -53,6 +54,8 @@ class ExtractiveGenerator:
     def _candidates(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         wanted = _stems(question)
         kind = answer_type(question)
+        texts = [h.passage.text for h in hits] + [h.document.title for h in hits]
+        asked = anchors(question, texts)
         doc_rank: dict[str, int] = {}
         out = []
         for hit in hits:
@@ -61,12 +64,14 @@ class ExtractiveGenerator:
             # under "Methanol"): title terms count toward coverage, sentence terms must too.
             title = _stems(hit.document.title)
             text = hit.passage.text
+            previous = ""
             for span in sentence_spans(text):
                 start = span.start
                 marker = _LIST_MARKER.match(text, start, span.end)
                 if marker:
                     start = marker.end()
                 sentence = text[start : span.end]
+                context, previous = f"{hit.document.title}\n{previous}", sentence
                 if (
                     len(sentence) < 15
                     or sentence.startswith("#")
@@ -78,9 +83,17 @@ class ExtractiveGenerator:
                 if not wanted & stems:
                     continue
                 coverage = len(wanted & (stems | title)) / len(wanted)
-                typed = has_answer_type(sentence, kind)
+                # "Answers" = gives a new value of the asked kind and names the
+                # question's names and figures (tether.answercheck, which the
+                # answer is held to after the guard).
+                lacks = sentence_answers(
+                    question, sentence, context, passages=texts, anchor_terms=asked
+                )
+                typed = lacks is None or not lacks.startswith("gives no")
+                # A sentence without the question's names answers another question.
+                weight = (1.5 if typed and kind else 1.0) * (0.5 if lacks and typed else 1.0)
                 # Rank decays gently: BM25 order is a good prior but not the answer.
-                score = coverage * (1.5 if typed and kind else 1.0) / (1 + 0.1 * hit.rank)
+                score = coverage * weight / (1 + 0.1 * hit.rank)
                 out.append(
                     _Candidate(
                         sentence,
