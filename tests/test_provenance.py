@@ -22,7 +22,7 @@ from tether.render import answer_json, answer_text
 from tether.retrieve import retrieve
 
 OCR = "OCR: tesseract 5"
-QUESTION = "What is the inspection interval for the Kestrel pump seals?"
+QUESTION = "How often are the Kestrel pump seals inspected?"
 FACT = "The Kestrel pump seals are inspected every 90 days."
 PROVENANCE = ("transcribed", OCR, "page 2")
 

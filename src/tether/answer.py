@@ -12,7 +12,7 @@ import datetime as dt
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +21,16 @@ from .attribute import evidence_from_hits, evidence_from_texts
 from .cite import Resolution, answer_citations, resolve, resolve_trace
 from .config import Settings, default_db_path, load_settings
 from .generate import Generator, load_generator
+from .answercheck import anchors, check_answer, sentence_answers
 from .attribute import attribute
+from .calibrate import Threshold, resolve_threshold
 from .guard import judge_draft
+from .modes import ModesSpec, resolve_modes
+from .probe import probe_retrieved, steering_text
 from .ingest import IngestResult, Metadata, ingest_file, iter_files
 from .records import Answer, AnswerSentence, Citation, Draft, Dropped, Hit, to_json
 from .retrieve import retrieve
-from .segment import split_sentences
+from .segment import sentence_spans, split_sentences
 from .store import Store, open_store
 
 __all__ = ["Event", "Tether", "verify_answer"]
@@ -63,6 +67,7 @@ class Tether:
         self.settings = settings or load_settings()
         self.store = store or open_store(Path(db) if db else default_db_path(), create=create)
         self._generators: dict[str, Generator] = {}
+        self._threshold: Threshold | None = None
 
     def __enter__(self) -> Tether:
         return self
@@ -95,19 +100,35 @@ class Tether:
             self._generators[key] = load_generator(name, **options)
         return self._generators[key]
 
+    def probe_threshold(self) -> Threshold:
+        """The probe threshold in force for this store (see ``calibrate``)."""
+        if self._threshold is None:
+            self._threshold = resolve_threshold(self.store, self.settings)
+        return self._threshold
+
     def stream(
         self,
         question: str,
         *,
         principals: Sequence[str] | None = None,
         generator: Generator | None = None,
-        modes: Mapping[str, str] | None = None,
+        modes: ModesSpec = None,
         record: bool = True,
     ) -> Iterator[Event]:
-        """Sources first, then verified sentences as they pass, then the Answer."""
+        """Sources first, then verified sentences as they pass, then the Answer.
+
+        ``modes`` sets gates for this call (``{"abstain": "shadow"}``, or one mode
+        for every gate); the ``modes`` setting and then ``on`` fill in the rest.
+        With the abstain gate ``on``, a sentence is held back until one sentence of
+        the answer is known to answer the question, so a refused answer never shows
+        text. What a ``shadow`` gate would have suppressed goes to the shadow log
+        (when ``record``) and to ``Answer.trace["shadow"]``.
+        """
         started = time.perf_counter()
         timings: dict[str, float] = {}
         gen = generator or self.generator()
+        in_force = resolve_modes(self.settings.modes, modes)
+        threshold = self.probe_threshold()
         trace_id = ids.trace_id()
         hits = retrieve(
             self.store,
@@ -119,11 +140,22 @@ class Tether:
         timings["retrieve_ms"] = _ms(started)
         yield Event("sources", hits)
 
+        report = probe_retrieved(
+            self.store, question, hits, threshold=threshold.value, principals=principals
+        )
+        timings["probe_ms"] = _ms(started)
+        abstain = in_force["abstain"]
         kept: list[AnswerSentence] = []
         dropped: list[Dropped] = []
         shadow: list[dict[str, str]] = []
         drafts: list[Draft] = []
-        if hits:
+        refusal: tuple[str, str] | None = None
+        withheld: list[AnswerSentence] = []
+        if report.signal != "ok" and abstain == "on":
+            refusal = ("probe", report.reason())
+        elif report.signal != "ok" and abstain == "shadow":
+            shadow.append(_would_refuse("probe", report.reason()))
+        if refusal is None and hits:
             texts: dict[tuple[str, str], str | None] = {}
 
             def version_text(doc_id: str, version: str) -> str | None:
@@ -133,32 +165,74 @@ class Tether:
                 return texts[doc_id, version]
 
             evidence = evidence_from_hits(hits, version_text)
+            by_id = {h.passage.passage_id: h for h in hits}
+            texts_of_hits = [h.passage.text for h in hits] + [h.document.title for h in hits]
+            asked = anchors(question, texts_of_hits)
+            answered = abstain != "on"
             seen: set[str] = set()
-            for draft in gen.generate(question, hits):
+            steering = steering_text(report, hits)
+            for draft in gen.generate(question, hits, steering=steering):
                 text = draft.text.strip()
                 if not text or text in seen:
                     continue
                 seen.add(text)
                 drafts.append(draft)
-                outcome, note = judge_draft(draft, evidence, settings=self.settings, modes=modes)
+                outcome, note = judge_draft(draft, evidence, settings=self.settings, modes=in_force)
                 if note:
                     shadow.append(note)
-                if isinstance(outcome, AnswerSentence):
-                    kept.append(outcome)
-                    timings.setdefault("first_sentence_ms", _ms(started))
-                    yield Event("sentence", outcome)
-                else:
+                if not isinstance(outcome, AnswerSentence):
                     dropped.append(outcome)
+                    continue
+                kept.append(outcome)
+                if not answered:
+                    withheld.append(outcome)
+                    context = _context(outcome, by_id)
+                    if sentence_answers(
+                        question, outcome.text, context, passages=texts_of_hits, anchor_terms=asked
+                    ) is not None:
+                        continue
+                    answered = True
+                for ready in withheld or [outcome]:
+                    timings.setdefault("first_sentence_ms", _ms(started))
+                    yield Event("sentence", ready)
+                withheld = []
+            if kept and abstain != "off":
+                why = check_answer(
+                    question, [(k.text, _context(k, by_id)) for k in kept], passages=texts_of_hits
+                )
+                if why and abstain == "on":
+                    refusal, withheld = ("guard", why), kept
+                    kept = []
+                elif why:
+                    shadow.append(_would_refuse("guard", why))
         timings["total_ms"] = _ms(started)
         answer = self._finish(
             question, hits, drafts, kept, dropped, shadow,
-            trace_id=trace_id, generator=gen.name, modes=modes, timings=timings,
+            trace_id=trace_id, generator=gen.name, modes=in_force, timings=timings,
         )
-        if record:
-            self.store.record_answer(
-                trace_id, dt.datetime.now(dt.timezone.utc).isoformat(), to_json(answer),
-                answer_citations(answer),
+        answer = replace(
+            answer,
+            probe=report.probe,
+            trace={
+                **answer.trace,
+                "probe": {
+                    "threshold_source": threshold.source,
+                    "missing": list(report.missing),
+                    "absent": list(report.absent),
+                },
+                "withheld": [w.text for w in withheld],
+            },
+        )
+        if refusal is not None:
+            answer = replace(
+                answer, sentences=(), refused=True,
+                refusal_layer=refusal[0], refusal_reason=refusal[1],
             )
+        if record:
+            now = dt.datetime.now(dt.timezone.utc).isoformat()
+            self.store.record_answer(trace_id, now, to_json(answer), answer_citations(answer))
+            for entry in shadow:
+                self.store.record_shadow(_shadow_entry(entry, question, trace_id, now))
         yield Event("done", answer)
 
     def _finish(
@@ -228,6 +302,42 @@ class Tether:
                 answer = event.data
         assert isinstance(answer, Answer)
         return answer
+
+
+def _would_refuse(layer: str, reason: str) -> dict[str, str]:
+    return {"gate": "abstain", "layer": layer, "reason": reason, "would": "refuse"}
+
+
+def _shadow_entry(
+    note: Mapping[str, str], question: str, trace_id: str, created_at: str
+) -> dict[str, str]:
+    """A shadow decision as a shadow-log row: abstain refusals and verifier outcomes."""
+    if note.get("gate") == "abstain":
+        return {
+            "created_at": created_at, "trace_id": trace_id, "question": question,
+            "gate": "abstain", "layer": note["layer"], "reason": note["reason"],
+            "suppressed": "refusal", "text": f"No answer [{note['layer']}]: {note['reason']}.",
+        }
+    reasons = note.get("reasons", "")
+    gate = "figures" if "shadow:figure" in reasons else "contradiction"
+    return {
+        "created_at": created_at, "trace_id": trace_id, "question": question,
+        "gate": gate, "layer": "guard",
+        "reason": f"would be {note.get('would_be')}: {reasons}",
+        "suppressed": "sentence", "text": note.get("sentence", ""),
+    }
+
+
+def _context(sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> str:
+    """What a sentence may lean on: its document's title and the sentence before it."""
+    citation = sentence.citations[0]
+    hit = by_id.get(citation.passage_id)
+    if hit is None:
+        return citation.title
+    before = hit.passage.text[: max(0, citation.start - hit.passage.start)]
+    spans = sentence_spans(before)
+    previous = before[spans[-1].start : spans[-1].end] if spans else ""
+    return f"{hit.document.title}\n{previous}"
 
 
 def verify_answer(

@@ -47,6 +47,15 @@ class Settings:
     # only transcribed or generated text supports is withheld (with the reason), since
     # derived words do not appear in any source a reader could open.
     quote_original_only: bool = False
+    # Modes of the extra gates — abstain (probe + answer check), contradiction,
+    # figures, judge — as "gate=mode" items ("abstain=shadow,figures=off") or one
+    # mode for all. Unset gates are "on"; a call's --mode / modes= wins per gate.
+    # "shadow" first is how a gate is introduced (see tether.modes).
+    modes: str = ""
+    # A probe threshold pinned by hand as "SCORER=VALUE". Empty: the store's own
+    # calibration (`tether calibrate`), else the documented default. Thresholds
+    # belong to a scorer, so one pinned for another scorer is refused (ADR 0001).
+    probe_threshold: str = ""
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -99,6 +108,9 @@ def load_settings(path: str | os.PathLike[str] | None = None, **overrides: Any) 
     settings = Settings(**values)
     if not 0.0 < settings.support_overlap <= 1.0:
         raise ConfigError("support_overlap must be in (0, 1]")
+    from .modes import parse_modes  # here: modes imports this module's errors only
+
+    parse_modes(settings.modes)  # a typo in a gate or mode fails at load, not mid-answer
     return settings
 
 

@@ -6,6 +6,7 @@ import click
 
 from ..answer import Tether
 from ..errors import InputError
+from ..modes import parse_modes
 from ..render import answer_json, answer_text
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
 
@@ -22,6 +23,9 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
               help='Answer {"id","question"} lines from FILE (- for stdin), one JSON line each.')
 @click.option("--as", "as_", multiple=True, metavar="PRINCIPAL",
               help="Answer only from documents these principals may read (repeatable).")
+@click.option("--mode", "mode", multiple=True, metavar="GATE=MODE",
+              help="off|shadow|on for a gate (abstain, contradiction, figures, judge), "
+                   "or one mode for all; repeatable.")
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -30,20 +34,27 @@ def ask(
     as_json: bool,
     jsonl: str | None,
     as_: tuple[str, ...],
+    mode: tuple[str, ...],
 ) -> None:
     """Answer QUESTION from the store, citing the passage behind every sentence."""
     if (question is None) == (jsonl is None):
         raise click.UsageError("give either a QUESTION or --jsonl FILE")
+    modes = parse_modes(mode)  # a bad --mode fails before anything is read
     with open_tether(ctx, db) as tether:
+        threshold = tether.probe_threshold()
+        if threshold.note:  # once per run, however many questions follow
+            click.echo(f"note: {threshold.note}", err=True)
         if jsonl is not None:
-            _ask_batch(tether, jsonl, _principals(as_))
+            _ask_batch(tether, jsonl, _principals(as_), modes)
             return
         assert question is not None
-        answer = tether.ask(question, principals=_principals(as_))
+        answer = tether.ask(question, principals=_principals(as_), modes=modes)
         click.echo(answer_json(answer) if as_json else answer_text(answer))
 
 
-def _ask_batch(tether: Tether, path: str, principals: list[str] | None) -> None:
+def _ask_batch(
+    tether: Tether, path: str, principals: list[str] | None, modes: dict[str, str] | None = None
+) -> None:
     # Validate every line before answering any, so bad input produces no partial output.
     with open_input(path) as stream:
         items = []
@@ -53,4 +64,6 @@ def _ask_batch(tether: Tether, path: str, principals: list[str] | None) -> None:
                 raise InputError(f"{where}: missing key 'id'")
             items.append((obj["id"], require(obj, "question", str, where=where)))
     for item_id, question in items:
-        click.echo(answer_json(tether.ask(question, principals=principals), id=item_id))
+        click.echo(
+            answer_json(tether.ask(question, principals=principals, modes=modes), id=item_id)
+        )

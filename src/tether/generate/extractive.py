@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ..answercheck import anchors, sentence_answers
+from ..answertype import answer_type, has_answer_type
 from ..injection import is_instruction_like
 from ..records import Draft, Hit
 from ..retrieve import query_terms
@@ -19,46 +21,9 @@ from ..segment import sentence_spans
 
 __all__ = ["ExtractiveGenerator", "answer_type", "has_answer_type"]
 
-_TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("date", re.compile(r"\b(when|what year|which year|what date|since when|how old)\b", re.I)),
-    (
-        "figure",
-        re.compile(
-            r"\b(how (many|much|long|far|high|low|hot|cold|big|large|often)|what (percentage|"
-            r"proportion|fraction|concentration|temperature|amount|number|level|limit|dose|"
-            r"value)|at what (temperature|concentration|level)|limits?|threshold|boiling point|"
-            r"flash point|melting point|exposure limit|ppm|mg)\b",
-            re.I,
-        ),
-    ),
-    ("name", re.compile(r"\b(who|whom|whose|which (agency|company|organi[sz]ation|person))\b", re.I)),
-    ("place", re.compile(r"\b(where|which (country|city|place|site|region))\b", re.I)),
-)
-_HAS_TYPE: dict[str, re.Pattern[str]] = {
-    "date": re.compile(
-        r"\b(1[5-9]\d\d|20\d\d|2100)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d",
-        re.I,
-    ),
-    "figure": re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
-                         r"hundred|thousand|million|half|dozen)\b", re.I),
-    "name": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
-    "place": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
-}
 _LIST_MARKER = re.compile(r"[-*+•]\s+|\d{1,3}[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*")
 _SUFFIX = re.compile(r"(ies|es|s|ing|ed)$")
 _MIN_COVERAGE = 0.3
-
-
-def answer_type(question: str) -> str | None:
-    """The kind of answer a question asks for: date, figure, name, place or None."""
-    for kind, cue in _TYPE_CUES:
-        if cue.search(question):
-            return kind
-    return None
-
-
-def has_answer_type(sentence: str, kind: str | None) -> bool:
-    return kind is None or bool(_HAS_TYPE[kind].search(sentence))
 
 
 def _stem(word: str) -> str:
@@ -89,6 +54,8 @@ class ExtractiveGenerator:
     def _candidates(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         wanted = _stems(question)
         kind = answer_type(question)
+        texts = [h.passage.text for h in hits] + [h.document.title for h in hits]
+        asked = anchors(question, texts)
         doc_rank: dict[str, int] = {}
         out = []
         for hit in hits:
@@ -97,12 +64,14 @@ class ExtractiveGenerator:
             # under "Methanol"): title terms count toward coverage, sentence terms must too.
             title = _stems(hit.document.title)
             text = hit.passage.text
+            previous = ""
             for span in sentence_spans(text):
                 start = span.start
                 marker = _LIST_MARKER.match(text, start, span.end)
                 if marker:
                     start = marker.end()
                 sentence = text[start : span.end]
+                context, previous = f"{hit.document.title}\n{previous}", sentence
                 if (
                     len(sentence) < 15
                     or sentence.startswith("#")
@@ -114,9 +83,17 @@ class ExtractiveGenerator:
                 if not wanted & stems:
                     continue
                 coverage = len(wanted & (stems | title)) / len(wanted)
-                typed = has_answer_type(sentence, kind)
+                # "Answers" = gives a new value of the asked kind and names the
+                # question's names and figures (tether.answercheck, which the
+                # answer is held to after the guard).
+                lacks = sentence_answers(
+                    question, sentence, context, passages=texts, anchor_terms=asked
+                )
+                typed = lacks is None or not lacks.startswith("gives no")
+                # A sentence without the question's names answers another question.
+                weight = (1.5 if typed and kind else 1.0) * (0.5 if lacks and typed else 1.0)
                 # Rank decays gently: BM25 order is a good prior but not the answer.
-                score = coverage * (1.5 if typed and kind else 1.0) / (1 + 0.1 * hit.rank)
+                score = coverage * weight / (1 + 0.1 * hit.rank)
                 out.append(
                     _Candidate(
                         sentence,

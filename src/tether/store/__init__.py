@@ -105,6 +105,20 @@ class Store(Protocol):
 
     def get_meta(self, key: str) -> str | None: ...
 
+    def term_counts(
+        self, words: Sequence[str], *, principals: Sequence[str] | None = None
+    ) -> tuple[int, dict[str, int]]:
+        """Passages the principals may read, and how many contain each word (for IDF)."""
+        ...
+
+    def record_shadow(self, entry: dict[str, Any]) -> None:
+        """Append what a gate in ``shadow`` mode would have suppressed."""
+        ...
+
+    def shadow_entries(self, *, limit: int | None = None) -> list[dict[str, Any]]:
+        """Shadow-log entries, oldest first (the last ``limit`` when given)."""
+        ...
+
     def set_meta(self, key: str, value: str) -> None: ...
 
     def counts(self) -> dict[str, int]: ...

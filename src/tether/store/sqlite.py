@@ -93,7 +93,20 @@ CREATE TABLE IF NOT EXISTS citations (
     PRIMARY KEY (trace_id, seq)
 );
 CREATE INDEX IF NOT EXISTS citations_by_version ON citations (doc_id, version);
+CREATE TABLE IF NOT EXISTS shadow_log (
+    id INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    trace_id TEXT NOT NULL,
+    question TEXT NOT NULL,
+    gate TEXT NOT NULL,
+    layer TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    suppressed TEXT NOT NULL,
+    text TEXT NOT NULL
+);
 """
+# Columns of a shadow-log entry, in table order after ``id``.
+SHADOW_FIELDS = ("created_at", "trace_id", "question", "gate", "layer", "reason", "suppressed", "text")
 
 _CITATION_FIELDS = (
     "doc_id", "version", "start", "end", "quote", "quote_hash", "passage_id", "source",
@@ -380,6 +393,16 @@ class SQLiteStore:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
+    def record_shadow(self, entry: dict[str, Any]) -> None:
+        missing = [f for f in SHADOW_FIELDS if not isinstance(entry.get(f), str)]
+        if missing:
+            raise StoreError(f"shadow-log entry lacks {', '.join(missing)}")
+        with self.transaction() as db:
+            db.execute(
+                f"INSERT INTO shadow_log ({', '.join(SHADOW_FIELDS)}) VALUES (?,?,?,?,?,?,?,?)",
+                tuple(entry[f] for f in SHADOW_FIELDS),
+            )
+
     # -- reading -----------------------------------------------------------------
 
     def search(
@@ -500,6 +523,51 @@ class SQLiteStore:
                 "SELECT payload FROM answers WHERE trace_id=?", (trace_id,)
             ).fetchone()
         return json.loads(row[0]) if row else None
+
+    def _acl_clause(self, principals: Sequence[str] | None) -> tuple[str, list[Any]]:
+        if principals is None:
+            return "", []
+        marks = ",".join("?" * len(principals)) or "NULL"
+        return (
+            f" AND EXISTS (SELECT 1 FROM json_each(d.acl) WHERE value IN ({marks}))",
+            list(principals),
+        )
+
+    def term_counts(
+        self, words: Sequence[str], *, principals: Sequence[str] | None = None
+    ) -> tuple[int, dict[str, int]]:
+        # Counted through the FTS index itself, so a word is matched exactly as
+        # retrieval matches it (same tokenizer and stemmer). Only current versions
+        # are indexed, and only documents the principals may read are counted.
+        acl, acl_params = self._acl_clause(principals)
+        join = " JOIN passages p ON p.rowid = passages_fts.rowid JOIN documents d ON d.doc_id = p.doc_id"
+        counts: dict[str, int] = {}
+        with self._lock:
+            total = self._db.execute(
+                "SELECT count(*) FROM passages p JOIN documents d ON d.doc_id = p.doc_id"
+                " WHERE 1=1" + acl,
+                acl_params,
+            ).fetchone()[0]
+            for word in words:
+                query = fts_query([word])
+                if not query:
+                    counts[word] = 0
+                    continue
+                counts[word] = self._db.execute(
+                    "SELECT count(*) FROM passages_fts" + join + " WHERE passages_fts MATCH ?" + acl,
+                    [query, *acl_params],
+                ).fetchone()[0]
+        return total, counts
+
+    def shadow_entries(self, *, limit: int | None = None) -> list[dict[str, Any]]:
+        sql = f"SELECT id, {', '.join(SHADOW_FIELDS)} FROM shadow_log ORDER BY id"
+        params: list[Any] = []
+        if limit is not None:
+            sql = f"SELECT * FROM ({sql} DESC LIMIT ?) ORDER BY id"
+            params.append(limit)
+        with self._lock:
+            rows = self._db.execute(sql, params).fetchall()
+        return [dict(row) for row in rows]
 
     def get_meta(self, key: str) -> str | None:
         with self._lock:

@@ -1,0 +1,160 @@
+"""Answer check: do the verified sentences answer *this* question?
+
+The citation guard proves each sentence is stated by a passage; it cannot see
+that a true sentence answers a neighbouring question — the OASB limit for toluene
+offered for xylene, the 1060s offered for a question about Hervé. After the guard,
+an answer is refused (layer ``guard``) unless some surviving sentence
+
+* supplies an answer of the kind asked for — a figure for "how much", a date for
+  "when", a name for "who", a place for "where" — that the question does not
+  already contain ("in 2026" does not answer "what changed in 2026?"), and
+* mentions the question's anchors: its names and figures (capitalised words past
+  the first, and words with digits). The sentence may lean on the sentence before
+  it in its passage and on its document's title ("He appointed…", a fact sheet
+  titled "Toluene").
+
+Anchors are names and figures only: questions paraphrase their verbs and common
+nouns freely ("located" for "a region in"), but a different name or year is a
+different question. ``check_answer`` returns the refusal reason, or None.
+
+    >>> check_answer("When did Hervé fight the Turks?",
+    ...              [("In the 1060s, Robert Crispin led the Normans against the Turks.", "")])
+    "no supported sentence mentions 'Hervé'"
+    >>> check_answer("When did Crispin fight the Turks?",
+    ...              [("In the 1060s, Robert Crispin led the Normans against the Turks.", "")])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .answertype import answer_type, supplies
+from .terms import Term, content_terms, stem, stems
+
+__all__ = ["anchors", "check_answer", "sentence_answers"]
+
+
+def anchors(question: str, passages: Sequence[str] = ()) -> list[Term]:
+    """The question's names and figures: what a different question would change.
+
+    With ``passages``, a capitalised word they write only in lower case is not a
+    name but a typo or a title-cased question ("Who did Emma Marry?").
+    """
+    lower_only = _lower_only(passages)
+    terms = content_terms(question)
+    first = terms[0].start if terms else -1
+    lead = question.lstrip()
+    starts_question = len(question) - len(lead)
+    out = []
+    for term in terms:
+        # The question's first word is capitalised by grammar, not because it is a name.
+        opening = term.start == starts_question and term.start == first
+        if term.numeric or (term.capitalised and not opening and term.stem not in lower_only):
+            out.append(term)
+    return out
+
+
+def _lower_only(passages: Sequence[str]) -> set[str]:
+    """Stems that ``passages`` write in lower case and never capitalised."""
+    lower: set[str] = set()
+    upper: set[str] = set()
+    for text in passages:
+        for term in content_terms(text):
+            (upper if term.capitalised else lower).add(term.stem)
+    return lower - upper
+
+
+def sentence_answers(
+    question: str,
+    sentence: str,
+    context: str = "",
+    *,
+    passages: Sequence[str] = (),
+    anchor_terms: Sequence[Term] | None = None,
+) -> str | None:
+    """None when ``sentence`` answers ``question``, else what it lacks.
+
+    ``context`` is what the sentence may lean on (its title, the sentence before);
+    ``passages`` are the retrieved texts, used to tell names from typos (or pass
+    ``anchor_terms`` computed once with ``anchors``).
+    """
+    kind = answer_type(question)
+    if not supplies(sentence, kind, question):
+        return f"gives no {kind}"
+    present = stems(sentence) | stems(context)
+    subject = absent_subject(question, passages)
+    if subject:
+        return f"is not about {subject!r}"
+    if anchor_terms is None:
+        anchor_terms = anchors(question, passages)
+    missing = [t.word for t in anchor_terms if t.stem not in present]
+    if missing:
+        return "does not mention " + ", ".join(repr(w) for w in dict.fromkeys(missing))
+    return None
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:[.,][0-9]+)*", re.UNICODE)
+# A word right after one of these (and maybe a determiner) is the object of a
+# preposition: a noun phrase, the thing the question is about ("the limit *for
+# xylene*"). Verbs, which questions paraphrase freely ("located" for "a region
+# in"), never stand there.
+_PREPOSITIONS = frozenset("of for about on in at from with by to into than".split())
+_DETERMINERS = frozenset("the a an its their his her this that these those".split())
+
+
+@lru_cache(maxsize=512)
+def _stem_set(text: str) -> frozenset[str]:
+    # Every candidate sentence is checked against the same retrieved passages.
+    return frozenset(stem(m.group(0)) for m in _TOKEN.finditer(text))
+
+
+def absent_subject(question: str, passages: Sequence[str]) -> str | None:
+    """The question's object of a preposition that no retrieved passage contains.
+
+    Asked for "the OASB exposure limit for xylene" of a collection without xylene,
+    every sentence retrieval can offer is about something else; the answer would
+    be a neighbouring fact however well each sentence is cited.
+
+        >>> absent_subject("What is the OASB limit for xylene?", ["The OASB limit for toluene is 50 ppm."])
+        'xylene'
+    """
+    if not passages:
+        return None
+    retrieved = frozenset().union(*(_stem_set(p) for p in passages))
+    words = [m.group(0) for m in _TOKEN.finditer(question)]
+    content = {t.word for t in content_terms(question)}
+    for i, word in enumerate(words):
+        if word not in content or stem(word) in retrieved:
+            continue
+        j = i - 1
+        if j >= 0 and words[j].lower() in _DETERMINERS:
+            j -= 1
+        if j >= 0 and words[j].lower() in _PREPOSITIONS:
+            return word
+    return None
+
+
+def check_answer(
+    question: str, sentences: Sequence[tuple[str, str]], *, passages: Sequence[str] = ()
+) -> str | None:
+    """Refusal reason when none of ``(sentence, context)`` answers ``question``."""
+    if not sentences:
+        return None
+    subject = absent_subject(question, passages)
+    if subject:
+        return (f"the question is about {subject!r}, which no retrieved passage mentions: "
+                "the supported sentences answer a neighbouring question")
+    terms = anchors(question, passages)
+    lacks = [
+        sentence_answers(question, text, context, passages=passages, anchor_terms=terms)
+        for text, context in sentences
+    ]
+    if any(why is None for why in lacks):
+        return None
+    kind = answer_type(question)
+    if kind and all(str(why).startswith("gives no") for why in lacks):
+        return f"the question asks for a {kind} and no supported sentence gives one"
+    first = next(str(why) for why in lacks if not str(why).startswith("gives no"))
+    return "no supported sentence " + first.replace("does not mention", "mentions")

@@ -1,0 +1,102 @@
+"""What kind of answer a question asks for, and whether a sentence supplies one.
+
+Shared by the extractive generator (to pick sentences) and the answer check (to
+refuse an answer that does not answer): it lives outside ``generate`` because the
+guard side may not import generators (DESIGN.md).
+
+    >>> answer_type("When did Norvale replace its thermometers?")
+    'date'
+    >>> supplies("Boiling point: about 64.7 °C.", "figure", "What is the boiling point?")
+    True
+    >>> supplies("The limit was revised in 2026.", "date", "What changed in 2026?")
+    False
+"""
+
+from __future__ import annotations
+
+import re
+
+from .terms import content_terms, stem
+
+__all__ = ["answer_type", "has_answer_type", "supplies", "typed_tokens"]
+
+_TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("date", re.compile(r"\b(when|what year|which year|what date|since when|how old)\b", re.I)),
+    (
+        "figure",
+        re.compile(
+            r"\b(how (many|much|long|far|high|low|hot|cold|big|large|often)|what (percentage|"
+            r"proportion|fraction|concentration|temperature|amount|number|level|limit|dose|"
+            r"value)|at what (temperature|concentration|level)|limits?|threshold|boiling point|"
+            r"flash point|melting point|exposure limit|ppm|mg)\b",
+            re.I,
+        ),
+    ),
+    ("name", re.compile(r"\b(who|whom|whose|which (agency|company|organi[sz]ation|person))\b", re.I)),
+    (
+        "place",
+        re.compile(r"\b(where|(what|which) (country|countries|city|cities|place|site|region|"
+                   r"island|river|town|continent))\b", re.I),
+    ),
+)
+_HAS_TYPE: dict[str, re.Pattern[str]] = {
+    "date": re.compile(
+        r"\b(1[5-9]\d\d|20\d\d|2100)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d",
+        re.I,
+    ),
+    "figure": re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+                         r"hundred|thousand|million|half|dozen)\b", re.I),
+    "name": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
+    "place": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
+}
+# Tokens that can *be* an answer of each kind. Dates include decades and centuries
+# ("1050s", "the 10th century"), which the sentence-level cue above leaves out.
+_TOKEN: dict[str, re.Pattern[str]] = {
+    "date": re.compile(
+        r"\b(\d{3,4}s?|\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|"
+        r"nov|dec)[a-z]*|centur(?:y|ies)|decades?)\b",
+        re.I,
+    ),
+    "figure": re.compile(
+        r"\b\d[\d.,]*\w*|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+        r"twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|half|dozens?|"
+        r"several|many|few)\b",
+        re.I,
+    ),
+    # A capitalised word that does not open the sentence (or opens it, followed by
+    # another capitalised word: "Rollo's men", "King Charles").
+    "name": re.compile(r"(?<=[^\s.!?]\s)[A-Z][\w’'.-]*|^[A-Z][\w’'.-]*(?=\s+[A-Z])"),
+}
+_TOKEN["place"] = _TOKEN["name"]
+
+
+def answer_type(question: str) -> str | None:
+    """The kind of answer a question asks for: date, figure, name, place or None.
+
+    The cue nearest the start wins: in "Who was the leader when the Franks came?"
+    the question word is "who"; "when" only dates the question's condition.
+    """
+    found = [(m.start(), i, kind) for i, (kind, cue) in enumerate(_TYPE_CUES) if (m := cue.search(question))]
+    return min(found)[2] if found else None
+
+
+def has_answer_type(sentence: str, kind: str | None) -> bool:
+    """Whether ``sentence`` contains anything of ``kind`` at all (a cheap first cut)."""
+    return kind is None or bool(_HAS_TYPE[kind].search(sentence))
+
+
+def typed_tokens(sentence: str, kind: str) -> list[str]:
+    """The tokens of ``sentence`` that could be an answer of ``kind``."""
+    return [m.group(0) for m in _TOKEN[kind].finditer(sentence)]
+
+
+def supplies(sentence: str, kind: str | None, question: str) -> bool:
+    """Whether ``sentence`` gives an answer of ``kind`` that the question does not
+    already contain: "in 2026" does not answer "what changed in 2026?"."""
+    if kind is None:
+        return True
+    asked = {t.stem for t in content_terms(question)}
+    for token in typed_tokens(sentence, kind):
+        if stem(token.rstrip(".’'")) not in asked:
+            return True
+    return False

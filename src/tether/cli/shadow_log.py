@@ -1,0 +1,33 @@
+"""``tether shadow-log``: what the gates in shadow mode would have suppressed."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ._common import cli, db_option, open_tether
+
+
+@cli.command("shadow-log")
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="Only the most recent N entries.")
+@click.pass_context
+def shadow_log(ctx: click.Context, db: str | None, as_json: bool, limit: int | None) -> None:
+    """Show the shadow log: question, gate, layer, reason, and what would have gone."""
+    with open_tether(ctx, db) as tether:
+        entries = tether.store.shadow_entries(limit=limit)
+    if as_json:
+        for entry in entries:
+            click.echo(json.dumps(entry, ensure_ascii=False))
+        return
+    if not entries:
+        click.echo("The shadow log is empty (no gate in shadow mode has disagreed yet).")
+        return
+    for entry in entries:
+        click.echo(f"{entry['created_at']}  {entry['trace_id']}  {entry['gate']}/{entry['layer']}")
+        click.echo(f"  Q: {entry['question']}")
+        click.echo(f"  would suppress {entry['suppressed']}: {entry['text']}")
+        click.echo(f"  because: {entry['reason']}")

@@ -1,0 +1,68 @@
+"""The answer check: typed answers, anchors, absent subjects — and its reasons."""
+
+import pytest
+
+from tether.answercheck import absent_subject, anchors, check_answer, sentence_answers
+from tether.answertype import answer_type, supplies
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When did the plant open?", "date"),
+        ("How many workers were evacuated?", "figure"),
+        ("Who was the leader when the Franks arrived?", "name"),  # first cue wins
+        ("In what country is Normandy located?", "place"),
+        ("Why is corvane stored cold?", None),
+    ],
+)
+def test_answer_type(question, kind):
+    assert answer_type(question) == kind
+
+
+def test_a_figure_already_in_the_question_is_no_answer():
+    q = "What changed in 2026?"
+    assert not supplies("The limit was revised in 2026.", "date", q)
+    assert supplies("The limit was revised in March 2026.", "date", q)
+
+
+def test_anchors_are_names_and_figures_not_the_opening_word():
+    assert [t.word for t in anchors("Who owns Norvale's 2024 policy?")] == ["Norvale's", "2024"]
+    # A word the passages write only in lower case is a typo, not a name.
+    assert anchors("Who did Emma Marry?", ["Emma would marry a king."])[0].word == "Emma"
+    assert len(anchors("Who did Emma Marry?", ["Emma would marry a king."])) == 1
+
+
+def test_sentence_must_supply_the_type_and_mention_the_anchors():
+    q = "When did Herve fight the Turks?"
+    assert sentence_answers(q, "In the 1060s, Hervé fought the Turks.") is None  # accents fold
+    assert sentence_answers(q, "In the 1060s, Crispin fought the Turks.") == "does not mention 'Herve'"
+    assert sentence_answers(q, "Hervé fought the Turks bravely.") == "gives no date"
+    # The sentence before it may carry the name ("He ...").
+    assert sentence_answers(q, "In the 1060s he fought the Turks.", "Hervé was a general.") is None
+
+
+def test_absent_subject_needs_an_object_no_passage_has():
+    passages = ["The OASB limit for toluene is 50 ppm."]
+    assert absent_subject("What is the OASB limit for xylene?", passages) == "xylene"
+    assert absent_subject("What is the OASB limit for the xylene?", passages) == "xylene"
+    # A paraphrased verb is not a subject: questions reword verbs freely.
+    assert absent_subject("Where is toluene located?", passages) is None
+    assert absent_subject("What is the OASB limit for toluene?", passages) is None
+
+
+def test_refusal_reasons_say_why():
+    passages = ["The OASB limit for toluene is 50 ppm.", "Brisol was made in 1961."]
+    assert check_answer("What is the OASB limit for xylene?",
+                        [("The OASB limit for toluene is 50 ppm.", "")], passages=passages) == (
+        "the question is about 'xylene', which no retrieved passage mentions: "
+        "the supported sentences answer a neighbouring question"
+    )
+    assert check_answer("When was brisol first sold?", [("Brisol is a pale oil.", "")]) == (
+        "the question asks for a date and no supported sentence gives one"
+    )
+    assert check_answer("When was Corvane made?", [("Brisol was made in 1961.", "")]) == (
+        "no supported sentence mentions 'Corvane'"
+    )
+    assert check_answer("When was Brisol made?", [("Brisol was made in 1961.", "")]) is None
+    assert check_answer("Anything?", []) is None  # nothing to check: other layers refuse

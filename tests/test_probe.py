@@ -1,0 +1,89 @@
+"""The retrieval probe: signals, the score's meaning, reasons and steering text."""
+
+import pytest
+
+from abstain_corpus import make_tether
+from tether.probe import DEFAULT_THRESHOLD, TermCounts, assess, probe, probe_retrieved, steering_text
+from tether.records import Document, Hit, Passage
+from tether.retrieve import retrieve
+
+DOC = Document("d1", "file:///toluene", "Toluene", "CC0", "2026-01-01", "text/plain")
+
+
+def _hit(text: str, rank: int = 0, score: float = 5.0, doc: Document = DOC) -> Hit:
+    return Hit(Passage(f"p{rank}", doc.doc_id, "v1", 0, len(text), text), doc, score, rank)
+
+
+COUNTS = TermCounts(passages=100, df={"oasb": 20, "exposure": 30, "limit": 40, "toluene": 3})
+
+
+def test_no_hits_is_empty():
+    p = probe("What is the limit for toluene?", [], threshold=0.4, scorer="s")
+    assert (p.signal, p.score, p.threshold, p.scorer) == ("empty", 0.0, 0.4, "s")
+
+
+@pytest.mark.parametrize(
+    ("threshold", "signal"), [(0.0, "ok"), (0.27, "ok"), (0.28, "weak"), (1.0, "weak")]
+)
+def test_signal_flips_at_the_threshold(threshold, signal):
+    hit = _hit("The OASB 8-hour limit is 50 ppm.", doc=DOC)
+    p = probe("What is the OASB exposure limit for xylene?", [hit], threshold=threshold,
+              scorer="s", counts=COUNTS)
+    assert p.score == pytest.approx(0.278, abs=1e-3)
+    assert p.signal == signal
+
+
+def test_absent_subject_weighs_more_than_generic_words():
+    hit = _hit("The OASB 8-hour limit for toluene is 50 ppm.")
+    absent = assess("What is the OASB exposure limit for xylene?", [hit], threshold=0.4,
+                    scorer="s", counts=COUNTS)
+    generic = assess("What is the OASB exposure limit for toluene?", [hit], threshold=0.4,
+                     scorer="s", counts=COUNTS)
+    # Each question misses one word of four; the one nobody has costs far more.
+    assert absent.probe.score < 0.4 <= generic.probe.score
+    assert absent.absent == ("xylene",)
+    assert "'xylene' occurs nowhere in the collection" in absent.reason()
+    assert generic.missing == ("exposure",)
+
+
+def test_score_uses_best_single_passage_and_the_title():
+    split = [_hit("Exposure is measured hourly.", 0), _hit("The OASB limit is 50 ppm.", 1)]
+    p = assess("What is the OASB exposure limit for toluene?", split, threshold=0.0,
+               scorer="s", counts=COUNTS)
+    # "toluene" comes from the title; "exposure" only from another passage: not counted.
+    assert p.missing == ("exposure",)
+    assert p.best_passage_id == "p1"
+    assert 0.0 < p.probe.score < 1.0
+
+
+def test_without_counts_coverage_is_unweighted():
+    p = probe("limit toluene xylene", [_hit("The limit is 50 ppm.", doc=DOC)], threshold=0.5,
+              scorer="s")
+    assert p.score == pytest.approx(2 / 3, abs=1e-3)
+
+
+def test_steering_text_follows_the_signal():
+    hits = [_hit("The OASB limit is 50 ppm.")]
+    weak = assess("What is the OASB limit for xylene?", hits, threshold=0.9, scorer="s",
+                  counts=COUNTS)
+    text = steering_text(weak, hits)
+    assert "Answer only from the numbered passages [1]-[1]" in text
+    assert "'xylene'" in text and "say it is missing" in text
+    ok = assess("What is the OASB limit for toluene?", hits, threshold=0.1, scorer="s",
+                counts=COUNTS)
+    assert "say that it is missing" in steering_text(ok, hits)
+    empty = assess("anything", [], threshold=0.1, scorer="s")
+    assert "does not contain the answer" in steering_text(empty, [])
+
+
+def test_probe_over_a_real_store_uses_its_counts(tmp_path):
+    with make_tether(tmp_path) as tether:
+        q = "What is the Kestrel Board limit for xanthrol?"
+        report = probe_retrieved(tether.store, q, retrieve(tether.store, q, k=8),
+                                 threshold=DEFAULT_THRESHOLD)
+        assert report.absent == ("xanthrol",)
+        assert report.probe.scorer == tether.store.scorer
+        q2 = "What is the Kestrel Board limit for brisol?"
+        ok = probe_retrieved(tether.store, q2, retrieve(tether.store, q2, k=8),
+                             threshold=DEFAULT_THRESHOLD)
+        assert ok.probe.score == 1.0 and ok.signal == "ok"
