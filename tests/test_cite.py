@@ -345,7 +345,7 @@ def test_resolution_does_not_depend_on_the_segmentation_rules(data, text):
     with fresh_store() as store:
         document, version = put_text(store, text)
         passages = [
-            Passage(ids.passage_id_for(version.version, a, b), document.doc_id, version.version, a, b,
+            Passage(ids.passage_id_for(document.doc_id, version.version, a, b), document.doc_id, version.version, a, b,
                     text[a:b])
             for a, b in zip(bounds, bounds[1:]) if b > a
         ]

@@ -16,8 +16,9 @@ def test_version_and_passage_recipes_are_pinned():
     assert ids.version_of("abc") == (
         "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     )
-    assert ids.passage_id_for(ids.version_of("abc"), 0, 3) == "p_" + __import__("hashlib").sha256(
-        f"{ids.version_of('abc')}\x000\x003".encode()
+    assert ids.passage_id_for("doc_1", ids.version_of("abc"), 0, 3) == "p_" + __import__("hashlib").sha256(
+        f"doc_1\x00{ids.version_of('abc')}\x000\x003".encode()
     ).hexdigest()[:16]
+    assert ids.passage_id_for("doc_1", "v", 0, 3) == "p_d8a50ad3f25470ff"
     assert ids.quote_hash("abc") == ids.version_of("abc")
     assert ids.trace_id().startswith("tr_") and ids.trace_id() != ids.trace_id()

@@ -4,7 +4,8 @@ records depend on them, so they are versioned and pinned by golden tests.
 - ``doc_id``: from the source identity (URL or path), never the content, so an edited
   document keeps its identity and gains a version.
 - ``version``: ``sha256:`` of the extracted text, so identical text is one version.
-- ``passage_id``: a hint only (version + range); citations never depend on it.
+- ``passage_id``: a hint only (document + version + range); citations never depend
+  on it. The document is part of it because two documents can share identical text.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ def version_of(text: str) -> str:
     return "sha256:" + _sha256(text)
 
 
-def passage_id_for(version: str, start: int, end: int) -> str:
-    return "p_" + _sha256(f"{version}\0{start}\0{end}")[:16]
+def passage_id_for(doc_id: str, version: str, start: int, end: int) -> str:
+    return "p_" + _sha256(f"{doc_id}\0{version}\0{start}\0{end}")[:16]
 
 
 def quote_hash(quote: str) -> str:

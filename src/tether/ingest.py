@@ -139,7 +139,7 @@ def build_passages(
         text = version.text[span.start : span.end]
         passages.append(
             Passage(
-                passage_id=ids.passage_id_for(version.version, span.start, span.end),
+                passage_id=ids.passage_id_for(document.doc_id, version.version, span.start, span.end),
                 doc_id=document.doc_id,
                 version=version.version,
                 start=span.start,

@@ -74,3 +74,14 @@ def test_delete_and_meta_and_answers(store):
     assert store.get_meta("k") == "v"
     store.record_answer("tr_1", "2026-01-01T00:00:00", {"question": "q"})
     assert store.answer_record("tr_1") == {"question": "q"}
+
+
+def test_two_documents_with_identical_text_are_both_stored(store):
+    text = "Identical boilerplate about methanol storage."
+    first = _doc(source="https://ex.org/one", text=text)
+    second = _doc(source="https://ex.org/two", text=text)
+    assert store.put(*first) == "ingested"
+    assert store.put(*second) == "ingested"
+    assert {h.document.source for h in store.search(["boilerplate"], limit=5)} == {
+        "https://ex.org/one", "https://ex.org/two"
+    }
