@@ -12,16 +12,18 @@ import datetime as dt
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from . import ids
 from .attribute import evidence_from_hits, evidence_from_texts
 from .config import Settings, default_db_path, load_settings
+from .errors import ProviderError
 from .generate import Generator, load_generator
+from .generate.llm import LLM_GENERATORS, settings_options
 from .attribute import attribute
-from .guard import judge_draft
+from .guard import attribute_statements, judge_draft
 from .ingest import IngestResult, Metadata, ingest_file, iter_files
 from .records import Answer, AnswerSentence, Draft, Dropped, Hit, to_json
 from .retrieve import retrieve
@@ -86,7 +88,10 @@ class Tether:
 
     # -- answer ------------------------------------------------------------------
 
-    def generator(self, name: str = "extractive", **options: Any) -> Generator:
+    def generator(self, name: str | None = None, **options: Any) -> Generator:
+        name = name or self.settings.generator
+        if name in LLM_GENERATORS:
+            options = settings_options(self.settings, options)
         key = name if not options else f"{name}:{sorted(options.items())}"
         if key not in self._generators:
             if name == "extractive":
@@ -122,6 +127,7 @@ class Tether:
         dropped: list[Dropped] = []
         shadow: list[dict[str, str]] = []
         drafts: list[Draft] = []
+        generation: dict[str, Any] = {}
         if hits:
             texts: dict[tuple[str, str], str | None] = {}
 
@@ -133,7 +139,7 @@ class Tether:
 
             evidence = evidence_from_hits(hits, version_text)
             seen: set[str] = set()
-            for draft in gen.generate(question, hits):
+            for draft in _recorded(gen.generate(question, hits), generation):
                 text = draft.text.strip()
                 if not text or text in seen:
                     continue
@@ -153,6 +159,7 @@ class Tether:
             question, hits, drafts, kept, dropped, shadow,
             trace_id=trace_id, generator=gen.name, modes=modes, timings=timings,
         )
+        answer = _with_generation(answer, gen, generation)
         if record:
             self.store.record_answer(
                 trace_id, dt.datetime.now(dt.timezone.utc).isoformat(), to_json(answer)
@@ -208,6 +215,41 @@ class Tether:
         return answer
 
 
+def _recorded(drafts: Iterator[Draft], record: dict[str, Any]) -> Iterator[Draft]:
+    """Pass drafts through, noting markers out of range and a provider failure.
+
+    A failure ends the drafts: what was verified before it stays, nothing after it
+    is shown, and ``_with_generation`` puts the reason in the answer.
+    """
+    try:
+        for draft in drafts:
+            if draft.ignored_markers:
+                record.setdefault("ignored_markers", []).append(
+                    {"sentence": draft.text.strip(), "markers": list(draft.ignored_markers)}
+                )
+            yield draft
+    except ProviderError as exc:
+        record["generator_failure"] = str(exc)
+
+
+def _with_generation(answer: Answer, gen: Generator, record: dict[str, Any]) -> Answer:
+    """The answer with its generator's record in the trace; a refusal if it failed bare."""
+    trace = {**answer.trace, **record}
+    model = getattr(gen, "model", None)
+    if isinstance(model, str):
+        trace["generator_model"] = model
+    failure = record.get("generator_failure")
+    if failure is None or answer.sentences:
+        return replace(answer, trace=trace)
+    return replace(
+        answer,
+        trace=trace,
+        refused=True,
+        refusal_layer="generator",
+        refusal_reason=f"the generator failed before any sentence was verified: {failure}",
+    )
+
+
 def verify_answer(
     *,
     passages: Mapping[str, str],
@@ -228,7 +270,9 @@ def verify_answer(
     evidence = evidence_from_texts(passages)
     results = []
     for text in items:
-        verdict = attribute(text, evidence, settings=settings, modes=modes).verdict
+        verdict = attribute_statements(
+            text, evidence, settings=settings, hints=(), modes=modes
+        ).verdict
         quote = None
         if verdict.span and verdict.passage_id in passages:
             quote = passages[verdict.passage_id][verdict.span[0] : verdict.span[1]]
