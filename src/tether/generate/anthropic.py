@@ -63,7 +63,7 @@ class AnthropicChat:
         stop_reason: str | None = None
         try:
             stream = self._client.messages.create(**self._request(system, user), stream=True)
-        except Exception as exc:  # noqa: BLE001 - the SDK boundary: every failure is translated
+        except self._sdk.AnthropicError as exc:
             raise translate_error(exc, self._sdk, self.config) from exc
         try:
             for event in stream:
@@ -101,12 +101,15 @@ class AnthropicChat:
                 "output_config": {"format": {"type": "json_schema", "schema": dict(schema)}}
             }
         try:
-            reply = self._client.messages.create(
-                **self._request(system, user), temperature=0, **extra
-            )
-            parts = [block.text for block in reply.content if block.type == "text"]
-        except Exception as exc:  # noqa: BLE001 - the SDK boundary
+            reply = self._client.messages.create(**self._request(system, user), **extra)
+        except self._sdk.AnthropicError as exc:
             raise translate_error(exc, self._sdk, self.config) from exc
+        blocks = getattr(reply, "content", None) or []
+        parts = [
+            block.text
+            for block in blocks
+            if getattr(block, "type", None) == "text" and isinstance(getattr(block, "text", None), str)
+        ]
         if not parts:
             raise ProviderError(f"anthropic at {self.config.where}: the reply has no text")
         return "".join(parts)

@@ -179,6 +179,8 @@ class SentenceAssembler:
         """Is the stop at ``at`` a sentence end? None: cannot tell until more text comes."""
         if end >= len(buf):
             return True if final else None
+        if buf[end] == "[" and _MARKER_PREFIX.match(buf, end) and not final:
+            return None  # "ppm.[1" may become "ppm.[1]": a marker glued to the stop
         if not buf[end].isspace():
             return False  # "64.7", "e.g.x", "Fig.2"
         nxt = end

@@ -58,7 +58,7 @@ class OpenAIChat:
                 max_tokens=self.config.max_tokens,
                 stream=True,
             )
-        except Exception as exc:  # noqa: BLE001 - the SDK boundary: every failure is translated
+        except self._sdk.OpenAIError as exc:
             raise translate_error(exc, self._sdk, self.config) from exc
         try:
             for chunk in stream:
@@ -101,13 +101,14 @@ class OpenAIChat:
                 model=self.model,
                 messages=self._messages(system, user),
                 max_tokens=self.config.max_tokens,
-                temperature=0,
+                temperature=0,  # the same pair should get the same word every time
                 **extra,
             )
-            choice = reply.choices[0]
-            content = choice.message.content
-        except Exception as exc:  # noqa: BLE001 - the SDK boundary
+        except self._sdk.OpenAIError as exc:
             raise translate_error(exc, self._sdk, self.config) from exc
+        choices = getattr(reply, "choices", None) or [None]
+        message = getattr(choices[0], "message", None)
+        content = getattr(message, "content", None)
         if not isinstance(content, str):
             raise ProviderError(f"openai at {self.config.where}: the reply has no text")
         return content
