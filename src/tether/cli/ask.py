@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import click
 
+from typing import Any
+
 from ..answer import Tether
-from ..errors import InputError
-from ..render import answer_json, answer_text
+from ..errors import ConfigError, InputError
+from ..generate import Generator
+from ..generate.llm import LLM_GENERATORS
+from ..render import TextStream, answer_json, answer_text
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
 
 
@@ -22,6 +26,15 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
               help='Answer {"id","question"} lines from FILE (- for stdin), one JSON line each.')
 @click.option("--as", "as_", multiple=True, metavar="PRINCIPAL",
               help="Answer only from documents these principals may read (repeatable).")
+@click.option("--generator", "generator_name", metavar="NAME", default=None,
+              help="extractive (default, offline), openai or anthropic; default: the "
+                   "generator setting.")
+@click.option("--base-url", metavar="URL", default=None,
+              help="API root of the model server, e.g. http://127.0.0.1:8000/v1 for an "
+                   "OpenAI-compatible one (default: the provider's public API).")
+@click.option("--model", metavar="NAME", default=None, help="Model for an LLM generator.")
+@click.option("--timeout", type=float, metavar="SECONDS", default=None,
+              help="Give up on a silent model server after this long.")
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -30,20 +43,53 @@ def ask(
     as_json: bool,
     jsonl: str | None,
     as_: tuple[str, ...],
+    generator_name: str | None,
+    base_url: str | None,
+    model: str | None,
+    timeout: float | None,
 ) -> None:
-    """Answer QUESTION from the store, citing the passage behind every sentence."""
+    """Answer QUESTION from the store, citing the passage behind every sentence.
+
+    With --generator openai or anthropic a model drafts the answer (key from
+    OPENAI_API_KEY or ANTHROPIC_API_KEY) and each sentence is shown as soon as the
+    guard has verified it.
+    """
     if (question is None) == (jsonl is None):
         raise click.UsageError("give either a QUESTION or --jsonl FILE")
     with open_tether(ctx, db) as tether:
+        gen = _generator(tether, generator_name, base_url=base_url, model=model, timeout=timeout)
         if jsonl is not None:
-            _ask_batch(tether, jsonl, _principals(as_))
+            _ask_batch(tether, jsonl, _principals(as_), gen)
             return
         assert question is not None
-        answer = tether.ask(question, principals=_principals(as_))
-        click.echo(answer_json(answer) if as_json else answer_text(answer))
+        if as_json:
+            click.echo(answer_json(tether.ask(question, principals=_principals(as_), generator=gen)))
+            return
+        # Human mode prints each sentence the moment it is verified, then the sources.
+        view = TextStream()
+        for event in tether.stream(question, principals=_principals(as_), generator=gen):
+            if event.kind == "sentence":
+                click.echo(view.sentence(event.data), nl=False)
+            elif event.kind == "done":
+                click.echo(view.done(event.data))
 
 
-def _ask_batch(tether: Tether, path: str, principals: list[str] | None) -> None:
+def _generator(tether: Tether, name: str | None, **options: Any) -> Generator:
+    name = name or tether.settings.generator
+    given = {k: v for k, v in options.items() if v is not None}
+    if given and name not in LLM_GENERATORS:
+        flags = ", ".join("--" + k.replace("_", "-") for k in given)
+        verb = "applies" if len(given) == 1 else "apply"
+        raise ConfigError(
+            f"{flags} {verb} only to a model generator, not {name!r}",
+            hint="add --generator openai or --generator anthropic",
+        )
+    return tether.generator(name, **given)
+
+
+def _ask_batch(
+    tether: Tether, path: str, principals: list[str] | None, gen: Generator | None = None
+) -> None:
     # Validate every line before answering any, so bad input produces no partial output.
     with open_input(path) as stream:
         items = []
@@ -53,4 +99,6 @@ def _ask_batch(tether: Tether, path: str, principals: list[str] | None) -> None:
                 raise InputError(f"{where}: missing key 'id'")
             items.append((obj["id"], require(obj, "question", str, where=where)))
     for item_id, question in items:
-        click.echo(answer_json(tether.ask(question, principals=principals), id=item_id))
+        click.echo(
+            answer_json(tether.ask(question, principals=principals, generator=gen), id=item_id)
+        )
