@@ -94,7 +94,7 @@ def anthropic_stream(
     stop: bool = True,
 ) -> list[bytes]:
     """The frames of a streamed Messages API response."""
-    message = {
+    message: dict[str, Any] = {
         "id": "msg_test0001",
         "type": "message",
         "role": "assistant",
@@ -235,6 +235,7 @@ class FakeLLMServer:
         self.replies: list[Reply | Callable[[Request], Reply]] = list(replies)
         self.requests: list[Request] = []
         self.frame_times: list[float] = []  # perf_counter when each stream frame was sent
+        self.aborted = threading.Event()  # set when a client hung up mid-stream
         self._released = threading.Event()
         self._lock = threading.Lock()
         self._served = 0
@@ -325,6 +326,7 @@ class FakeLLMServer:
             handler.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             handler.close_connection = True  # the client went away: nothing to finish
+            self.aborted.set()
 
 
 def main() -> None:

@@ -44,6 +44,8 @@ CASES = [
     ("Version 3.5 added it. [1]", [("Version 3.5 added it.", (1,))]),
     ("Wait… the value is 5 mg. [1]", [("Wait… the value is 5 mg.", (1,))]),
     ("[1]", []),
+    ("Acetone is safe only when\ndiluted with water. [1]\nToluene is toxic [2]",
+     [("Acetone is safe only when diluted with water.", (1,)), ("Toluene is toxic", (2,))]),
 ]
 
 

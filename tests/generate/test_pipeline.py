@@ -185,3 +185,19 @@ def test_generator_defaults_come_from_settings(tmp_path: Path) -> None:
             result = t.ask(QUESTION)
     assert result.generator == "openai" and [s.text for s in result.sentences] == [LIMIT]
     assert server.requests[0].json["model"] == "local-7b"
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_closing_the_stream_hangs_up_on_the_model(tether: Tether, provider: str) -> None:
+    reply = answer(provider, f"{LIMIT} [1] " + "Solvent X boils at 64 °C at sea level. [1] " * 20)
+    held_at = next(i for i, f in enumerate(reply.frames) if b'" boil' in f)
+    gate = threading.Event()
+    reply.stall_after, reply.stall, reply.gate = held_at, 10.0, gate
+    with FakeLLMServer(reply) as server:
+        events = tether.stream(QUESTION, generator=generator(provider, server))
+        kinds = [next(events).kind, next(events).kind]
+        events.close()  # the reader went away after the first sentence
+        gate.set()
+        assert server.aborted.wait(5.0), "the server kept streaming to nobody"
+    assert kinds == ["sources", "sentence"]
+    assert len(server.frame_times) < len(reply.frames)

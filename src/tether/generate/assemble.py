@@ -161,7 +161,14 @@ class SentenceAssembler:
                 return None
             at = match.start()
             if buf[at] == "\n":
-                return at + 1
+                cut = self._newline(buf, at, final=final)
+                if cut is None:
+                    self._scan = at
+                    return None
+                if cut:
+                    return at + 1
+                pos = at + 1
+                continue
             stop = _STOP_RUN.match(buf, at)
             trailing = _TRAILING_MARKERS.match(buf, stop.end()) if stop else None
             assert stop is not None and trailing is not None  # both match at a candidate
@@ -173,6 +180,17 @@ class SentenceAssembler:
             if decided:
                 return end
             pos = stop.end()
+
+    @staticmethod
+    def _newline(buf: str, at: int, *, final: bool) -> bool | None:
+        """Does the line break at ``at`` end a sentence? A wrapped line continues in
+        lower case ("is not\nflammable"): cutting there could split off a negation."""
+        nxt = at + 1
+        while nxt < len(buf) and buf[nxt] in " \t":
+            nxt += 1
+        if nxt >= len(buf):
+            return True if final else None
+        return not buf[nxt].islower()
 
     @staticmethod
     def _decide(buf: str, at: int, stop_end: int, end: int, *, final: bool) -> bool | None:
