@@ -119,18 +119,17 @@ def test_cut_stream_says_the_answer_is_incomplete(db: Path, capsys: pytest.Captu
     assert "(answer incomplete, the generator failed:" in out and "must not" not in out
 
 
-def test_jsonl_batch_uses_the_generator(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_jsonl_batch_uses_the_generator(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     batch = tmp_path / "q.jsonl"
     batch.write_text(json.dumps({"id": 1, "question": QUESTION}) + "\n"
                      + json.dumps({"id": "b", "question": "How is Solvent X stored?"}) + "\n")
     with FakeLLMServer(answer("anthropic", f"{COPIED} [1]")) as server:
-        os.environ["ANTHROPIC_API_KEY"] = "sk-ant-test"
-        try:
-            code, out, _ = run(["ask", "--jsonl", str(batch), "--db", str(db), "--generator",
-                                "anthropic", "--base-url", base_url("anthropic", server),
-                                "--model", "claude-test"], capsys)
-        finally:
-            del os.environ["ANTHROPIC_API_KEY"]
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+        code, out, _ = run(["ask", "--jsonl", str(batch), "--db", str(db), "--generator",
+                            "anthropic", "--base-url", base_url("anthropic", server),
+                            "--model", "claude-test"], capsys)
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [line["id"] for line in lines] == [1, "b"]
     assert all(line["generator"] == "anthropic" for line in lines)

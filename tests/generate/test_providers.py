@@ -192,3 +192,17 @@ def test_registered_like_the_builtin(provider: str) -> None:
     with FakeLLMServer(Reply()) as server:
         gen = load_generator(provider, model="m1", base_url=base_url(provider, server))
     assert gen.name == provider and isinstance(gen, LLMGenerator) and gen.model == "m1"
+
+
+def test_error_reported_inside_the_stream(provider: str, hits: list[Hit]) -> None:
+    reply = answer(provider, "Alpha weighs 5 kg. [1] Beta weighs 7 kg. [2]")
+    if provider == "openai":
+        bad = b'data: {"error": {"message": "The server had an error while processing your request.", "type": "server_error", "param": null, "code": null}}\n\n'
+    else:
+        bad = b'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n'
+    reply.frames[len(reply.frames) - 8 :] = [bad]
+    with FakeLLMServer(reply) as server:
+        drafts, failure = run(generator(provider, server), hits)
+    assert [d.text for d in drafts] == ["Alpha weighs 5 kg."]
+    assert failure is not None and "reported an error mid-stream" in str(failure)
+    assert ("Overloaded" if provider == "anthropic" else "processing your request") in str(failure)

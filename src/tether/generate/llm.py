@@ -165,9 +165,14 @@ def translate_error(exc: BaseException, sdk: Any, config: ProviderConfig) -> Tet
                 hint=f"check {key_env}",
             )
         if status == 404:
+            where_hint = (
+                "the Anthropic API root, without /v1"
+                if config.provider == "anthropic"
+                else "OpenAI-compatible servers usually end in /v1"
+            )
             return ConfigError(
                 f"{who} has no model {config.model!r} or no such endpoint (HTTP 404): {message}",
-                hint="check --model, and --base-url (OpenAI-compatible servers usually end in /v1)",
+                hint=f"check --model, and --base-url ({where_hint})",
             )
         retryable = status in (408, 409, 429) or status >= 500  # what the SDKs retry
         retried = f" after {config.max_retries} retries" if retryable and config.max_retries else ""
@@ -178,6 +183,8 @@ def translate_error(exc: BaseException, sdk: Any, config: ProviderConfig) -> Tet
         cause = exc.__cause__ or exc.__context__
         detail = f": {cause}" if cause else ""
         return ProviderError(f"lost the connection to {who}{detail}")
+    if isinstance(exc, sdk.APIError):  # an {"error": …} object inside the stream
+        return ProviderError(f"{who} reported an error mid-stream: {getattr(exc, 'message', exc)}")
     return ProviderError(f"{who} sent a malformed response: {type(exc).__name__}: {exc}")
 
 
