@@ -150,12 +150,22 @@ def settings_options(settings: Settings, options: Mapping[str, Any]) -> dict[str
     return merged
 
 
+def _body_message(exc: BaseException) -> str:
+    """The provider's own words from an error body ({"error": {"message": …}}), if any."""
+    body = getattr(exc, "body", None)
+    error = body.get("error") if isinstance(body, dict) else None
+    for holder in (error, body):
+        if isinstance(holder, dict) and isinstance(holder.get("message"), str):
+            return str(holder["message"])
+    return str(getattr(exc, "message", "") or exc)
+
+
 def translate_error(exc: BaseException, sdk: Any, config: ProviderConfig) -> TetherError:
     """An SDK or transport exception as a ``ConfigError`` (fix a setting) or ``ProviderError``."""
     who = f"{config.provider} at {config.where}"
     status = getattr(exc, "status_code", None)
     if isinstance(exc, sdk.APIStatusError) and isinstance(status, int):
-        message = str(getattr(exc, "message", "") or exc)
+        message = _body_message(exc)
         if status < 400:  # an ``error`` event inside a stream that began with 200
             return ProviderError(f"{who} reported an error mid-stream: {message}")
         if status in (401, 403):
@@ -183,6 +193,9 @@ def translate_error(exc: BaseException, sdk: Any, config: ProviderConfig) -> Tet
         cause = exc.__cause__ or exc.__context__
         detail = f": {cause}" if cause else ""
         return ProviderError(f"lost the connection to {who}{detail}")
+    if type(exc).__module__.split(".")[0] in ("httpx", "httpx2", "httpcore", "httpcore2"):
+        # Some SDKs let transport errors raised mid-stream through untranslated.
+        return ProviderError(f"lost the connection to {who}: {exc}")
     if isinstance(exc, sdk.APIError):  # an {"error": …} object inside the stream
         return ProviderError(f"{who} reported an error mid-stream: {getattr(exc, 'message', exc)}")
     return ProviderError(f"{who} sent a malformed response: {type(exc).__name__}: {exc}")
