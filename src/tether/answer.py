@@ -17,17 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from . import ids
+from .answercheck import anchors, check_answer, sentence_answers
 from .attribute import evidence_from_hits, evidence_from_texts
+from .calibrate import Threshold, resolve_threshold
 from .cite import Resolution, answer_citations, resolve, resolve_trace
 from .config import Settings, default_db_path, load_settings
+from .errors import ProviderError
 from .generate import Generator, load_generator
-from .answercheck import anchors, check_answer, sentence_answers
-from .attribute import attribute
-from .calibrate import Threshold, resolve_threshold
-from .guard import judge_draft
+from .generate.llm import LLM_GENERATORS, settings_options
+from .guard import attribute_statements, judge_draft
+from .ingest import IngestResult, Metadata, ingest_file, iter_files
 from .modes import ModesSpec, resolve_modes
 from .probe import probe_retrieved, steering_text
-from .ingest import IngestResult, Metadata, ingest_file, iter_files
 from .records import Answer, AnswerSentence, Citation, Draft, Dropped, Hit, to_json
 from .retrieve import retrieve
 from .segment import sentence_spans, split_sentences
@@ -92,7 +93,10 @@ class Tether:
 
     # -- answer ------------------------------------------------------------------
 
-    def generator(self, name: str = "extractive", **options: Any) -> Generator:
+    def generator(self, name: str | None = None, **options: Any) -> Generator:
+        name = name or self.settings.generator
+        if name in LLM_GENERATORS:
+            options = settings_options(self.settings, options)
         key = name if not options else f"{name}:{sorted(options.items())}"
         if key not in self._generators:
             if name == "extractive":
@@ -150,6 +154,7 @@ class Tether:
         shadow: list[dict[str, str]] = []
         drafts: list[Draft] = []
         refusal: tuple[str, str] | None = None
+        generation: dict[str, Any] = {}
         withheld: list[AnswerSentence] = []
         if report.signal != "ok" and abstain == "on":
             refusal = ("probe", report.reason())
@@ -171,7 +176,7 @@ class Tether:
             answered = abstain != "on"
             seen: set[str] = set()
             steering = steering_text(report, hits)
-            for draft in gen.generate(question, hits, steering=steering):
+            for draft in _recorded(gen.generate(question, hits, steering=steering), generation):
                 text = draft.text.strip()
                 if not text or text in seen:
                     continue
@@ -228,6 +233,7 @@ class Tether:
                 answer, sentences=(), refused=True,
                 refusal_layer=refusal[0], refusal_reason=refusal[1],
             )
+        answer = _with_generation(answer, gen, generation)
         if record:
             now = dt.datetime.now(dt.timezone.utc).isoformat()
             self.store.record_answer(trace_id, now, to_json(answer), answer_citations(answer))
@@ -340,6 +346,41 @@ def _context(sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> str:
     return f"{hit.document.title}\n{previous}"
 
 
+def _recorded(drafts: Iterator[Draft], record: dict[str, Any]) -> Iterator[Draft]:
+    """Pass drafts through, noting markers out of range and a provider failure.
+
+    A failure ends the drafts: what was verified before it stays, nothing after it
+    is shown, and ``_with_generation`` puts the reason in the answer.
+    """
+    try:
+        for draft in drafts:
+            if draft.ignored_markers:
+                record.setdefault("ignored_markers", []).append(
+                    {"sentence": draft.text.strip(), "markers": list(draft.ignored_markers)}
+                )
+            yield draft
+    except ProviderError as exc:
+        record["generator_failure"] = str(exc)
+
+
+def _with_generation(answer: Answer, gen: Generator, record: dict[str, Any]) -> Answer:
+    """The answer with its generator's record in the trace; a refusal if it failed bare."""
+    trace = {**answer.trace, **record}
+    model = getattr(gen, "model", None)
+    if isinstance(model, str):
+        trace["generator_model"] = model
+    failure = record.get("generator_failure")
+    if failure is None or answer.sentences:
+        return replace(answer, trace=trace)
+    return replace(
+        answer,
+        trace=trace,
+        refused=True,
+        refusal_layer="generator",
+        refusal_reason=f"the generator failed before any sentence was verified: {failure}",
+    )
+
+
 def verify_answer(
     *,
     passages: Mapping[str, str],
@@ -360,7 +401,9 @@ def verify_answer(
     evidence = evidence_from_texts(passages)
     results = []
     for text in items:
-        verdict = attribute(text, evidence, settings=settings, modes=modes).verdict
+        verdict = attribute_statements(
+            text, evidence, settings=settings, hints=(), modes=modes
+        ).verdict
         quote = None
         if verdict.span and verdict.passage_id in passages:
             quote = passages[verdict.passage_id][verdict.span[0] : verdict.span[1]]

@@ -56,6 +56,26 @@ class Settings:
     # calibration (`tether calibrate`), else the documented default. Thresholds
     # belong to a scorer, so one pinned for another scorer is refused (ADR 0001).
     probe_threshold: str = ""
+    # Generator used when a call names none. "extractive" needs no model and no
+    # network, so a fresh install answers offline; "openai"/"anthropic" draft fluent
+    # answers that the same guard verifies.
+    generator: str = "extractive"
+    # Where the LLM generators send requests ("" = the provider's public API). An
+    # OpenAI-compatible server (vLLM, llama.cpp, Ollama) is usually http://HOST:PORT/v1.
+    generator_base_url: str = ""
+    # Model name for the LLM generators; no default, because a wrong guess costs money
+    # or fails late.
+    generator_model: str = ""
+    # Seconds to wait for a response, and between streamed chunks, before the call
+    # counts as failed: long enough for a slow first token, short enough that a stalled
+    # stream ends with what was verified.
+    generator_timeout: float = 30.0
+    # Retries of a refused request (429, 5xx, timeout) before the first token; a
+    # stream is never retried mid-way, since that would repeat verified sentences.
+    generator_max_retries: int = 2
+    # Upper bound on a drafted answer; a cut at this bound drops only the unfinished
+    # last sentence.
+    generator_max_tokens: int = 1024
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

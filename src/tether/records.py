@@ -142,6 +142,9 @@ class Draft:
 
     text: str
     hints: tuple[str, ...] = ()
+    # Citation markers that pointed outside the retrieved set ([7] with four
+    # passages): ignored as hints, recorded in the answer trace.
+    ignored_markers: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

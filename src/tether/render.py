@@ -11,9 +11,9 @@ import json
 from collections import Counter
 from typing import Any
 
-from .records import Answer, Citation, to_json
+from .records import Answer, AnswerSentence, Citation, to_json
 
-__all__ = ["answer_json", "answer_text", "citation_line"]
+__all__ = ["TextStream", "answer_json", "answer_text", "citation_line"]
 
 
 def answer_json(answer: Answer, **extra: Any) -> str:
@@ -56,9 +56,51 @@ def answer_text(answer: Answer) -> str:
         lines = [" ".join(parts), "", "Sources"]
         for n, citation in enumerate(cited, 1):
             lines.extend(citation_line(n, citation))
+    lines.extend(_tail_lines(answer))
+    return "\n".join(lines)
+
+
+def _tail_lines(answer: Answer) -> list[str]:
+    """What follows the sources: sentences not shown, and why an answer stops short."""
+    lines = []
     if answer.dropped:
         # A sentence withheld by a policy is counted apart: its verdict may be "supported".
         counts = Counter("withheld" if d.reason else d.verdict.outcome for d in answer.dropped)
         summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
         lines.append(f"({len(answer.dropped)} proposed sentence(s) not shown: {summary}; --json lists them)")
-    return "\n".join(lines)
+    failure = answer.trace.get("generator_failure")
+    if failure and not answer.refused:
+        lines.append(f"(answer incomplete, the generator failed: {failure})")
+    return lines
+
+
+class TextStream:
+    """``answer_text`` in pieces, for a terminal that shows sentences as they are verified.
+
+    ``sentence`` gives the text to print for each ``sentence`` event (no newline);
+    ``done`` gives the rest. Joined, the pieces equal ``answer_text(answer)``.
+    """
+
+    def __init__(self) -> None:
+        self._numbers: dict[tuple[str, str, int, int], int] = {}
+        self._cited: list[Citation] = []
+        self._count = 0
+
+    def sentence(self, sentence: AnswerSentence) -> str:
+        marks = []
+        for citation in sentence.citations:
+            key = (citation.doc_id, citation.version, citation.start, citation.end)
+            if key not in self._numbers:
+                self._numbers[key] = len(self._numbers) + 1
+                self._cited.append(citation)
+            marks.append(f"[{self._numbers[key]}]")
+        self._count += 1
+        return f"{' ' if self._count > 1 else ''}{sentence.text} {''.join(marks)}"
+
+    def done(self, answer: Answer) -> str:
+        if not self._count:
+            return answer_text(answer)
+        lines = ["", "", "Sources"]
+        for n, citation in enumerate(self._cited, 1):
+            lines.extend(citation_line(n, citation))
+        return "\n".join(lines + _tail_lines(answer))

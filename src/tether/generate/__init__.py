@@ -31,7 +31,11 @@ class Generator(Protocol):
 
 
 def _builtin() -> dict[str, str]:
-    return {"extractive": "tether.generate.extractive:ExtractiveGenerator"}
+    return {
+        "extractive": "tether.generate.extractive:ExtractiveGenerator",
+        "openai": "tether.generate.openai:OpenAIGenerator",
+        "anthropic": "tether.generate.anthropic:AnthropicGenerator",
+    }
 
 
 def load_generator(name: str = "extractive", **options: Any) -> Generator:
