@@ -23,24 +23,27 @@ def test_no_hits_is_empty():
 
 
 @pytest.mark.parametrize(
-    ("threshold", "signal"), [(0.0, "ok"), (0.27, "ok"), (0.28, "weak"), (1.0, "weak")]
+    ("threshold", "signal"), [(0.0, "ok"), (0.47, "ok"), (0.48, "weak"), (1.0, "weak")]
 )
 def test_signal_flips_at_the_threshold(threshold, signal):
     hit = _hit("The OASB 8-hour limit is 50 ppm.", doc=DOC)
     p = probe("What is the OASB exposure limit for xylene?", [hit], threshold=threshold,
               scorer="s", counts=COUNTS)
-    assert p.score == pytest.approx(0.278, abs=1e-3)
+    assert p.score == pytest.approx(0.473, abs=1e-3)
     assert p.signal == signal
 
 
-def test_absent_subject_weighs_more_than_generic_words():
+def test_a_word_nobody_uses_weighs_like_the_rarest_word_in_use():
     hit = _hit("The OASB 8-hour limit for toluene is 50 ppm.")
     absent = assess("What is the OASB exposure limit for xylene?", [hit], threshold=0.4,
                     scorer="s", counts=COUNTS)
     generic = assess("What is the OASB exposure limit for toluene?", [hit], threshold=0.4,
                      scorer="s", counts=COUNTS)
-    # Each question misses one word of four; the one nobody has costs far more.
-    assert absent.probe.score < 0.4 <= generic.probe.score
+    # Each question misses one word of four. The word nobody uses costs as much as the
+    # rarest word the collection does use ("oasb" here), not more: it may be a
+    # paraphrase; an absent subject is refused by the answer check instead.
+    assert absent.probe.score == pytest.approx((1.59 + 0.91) / (1.59 + 1.20 + 0.91 + 1.59), abs=2e-3)
+    assert absent.probe.score < generic.probe.score
     assert absent.absent == ("xylene",)
     assert "'xylene' occurs nowhere in the collection" in absent.reason()
     assert generic.missing == ("exposure",)

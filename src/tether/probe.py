@@ -15,9 +15,12 @@ contains. Why this and not the raw BM25 score, measured on the bundled demo set
   transfers between questions or collections; the coverage score is in [0, 1] for
   every question. On the demo set both separate answerable from unanswerable
   questions equally well (ROC AUC 0.818 vs 0.818), so nothing is lost.
-* IDF weighting makes the question's specific terms count: "xylene" outweighs
-  "exposure" and "limit", and a term that occurs nowhere in the collection gets the
-  largest weight any term can have. Plain (unweighted) coverage scored AUC 0.815;
+* IDF weighting makes the question's specific terms count: "toluene" outweighs
+  "exposure" and "limit". A term that occurs nowhere in the collection weighs like
+  the rarest term it does use, not more: in a small collection an unused word is as
+  often a paraphrase ("temperature" for "boils at 64 °C") as an absent subject, and
+  absent subjects are refused by the answer check (``answercheck``). On SQuAD this
+  cap left probe + answer check unchanged (bench/squad_abstain.py). Plain (unweighted) coverage scored AUC 0.815;
   coverage by the union of all hits only 0.605, because a near-miss question finds
   each of its words in *some* passage.
 * Squared or classic (unsmoothed) IDF changed AUC by at most 0.02 either way; we keep
@@ -31,10 +34,10 @@ read). A store without it gets unweighted coverage.
     >>> doc = Document("d", "s", "Toluene", "CC0", "2026-01-01", "text/plain")
     >>> hit = Hit(Passage("p", "d", "v", 0, 30, "The OASB limit is 50 ppm."), doc, 3.2, 0)
     >>> counts = TermCounts(passages=100, df={"oasb": 20, "exposure": 30, "limit": 40})
-    >>> p = probe("What is the OASB exposure limit for xylene?", [hit], threshold=0.4,
+    >>> p = probe("What is the OASB exposure limit for xylene?", [hit], threshold=0.5,
     ...           scorer="sqlite-fts5-bm25", counts=counts)
     >>> p.signal, p.score
-    ('weak', 0.278)
+    ('weak', 0.473)
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ __all__ = [
 # its scorer, which is why calibration exists. ADR 0001 records the choice.
 DEFAULT_THRESHOLD = 0.4
 # Names the formula; a stored calibration made with another recipe is not reused.
-SCORE_RECIPE = "idf-coverage/1"
+SCORE_RECIPE = "idf-coverage/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +146,12 @@ def assess(
     if counts is not None and counts.passages > 0:
         weight = {s: _idf(counts.passages, counts.df.get(w, 0)) for s, w in words.items()}
         absent = tuple(w for w in words.values() if counts.df.get(w, 0) == 0)
+        # A word the collection never uses is as often a paraphrase ("temperature" for
+        # "boils at 64 °C") as an absent subject, so it weighs like the rarest word the
+        # collection does use, not more; absent subjects are the answer check's job.
+        seen = [weight[s] for s, w in words.items() if counts.df.get(w, 0) > 0]
+        cap = max(seen, default=1.0)
+        weight = {s: min(v, cap) for s, v in weight.items()}
     else:
         weight = {s: 1.0 for s in words}
         absent = ()

@@ -68,7 +68,7 @@ def test_acceptance_json_shows_only_the_supported_sentence(db: Path) -> None:
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert [s["text"] for s in result["sentences"]] == [COPIED]
-    assert result["sentences"][0]["citations"][0]["quote"] == "Solvent X boils at 64 °C at sea level"
+    assert result["sentences"][0]["citations"][0]["quote"] == "Solvent X boils at 64 °C at sea level."
     assert {d["text"]: d["verdict"]["outcome"] for d in result["dropped"]} == {
         NEGATED: "contradicted",
         INSTRUCTION: "unsupported",
