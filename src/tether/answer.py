@@ -24,6 +24,7 @@ from .attribute import attribute
 from .guard import judge_draft
 from .ingest import IngestResult, Metadata, ingest_file, iter_files
 from .records import Answer, AnswerSentence, Draft, Dropped, Hit, to_json
+from .monitor import measure_answer, metrics_time
 from .retrieve import retrieve
 from .segment import split_sentences
 from .store import Store, open_store
@@ -157,6 +158,9 @@ class Tether:
             self.store.record_answer(
                 trace_id, dt.datetime.now(dt.timezone.utc).isoformat(), to_json(answer)
             )
+            # Per-answer counts for `tether stats` (grounding is monitored, not assumed).
+            metrics, _ = measure_answer(answer, self.store, settings=self.settings, hits=hits)
+            self.store.record_metrics(trace_id, metrics_time(), metrics.to_json())
         yield Event("done", answer)
 
     def _finish(

@@ -46,6 +46,17 @@ class Store(Protocol):
 
     def answer_record(self, trace_id: str) -> dict[str, Any] | None: ...
 
+    def record_metrics(self, trace_id: str, created_at: str, metrics: dict[str, Any]) -> None:
+        """Per-answer counts for monitoring (``monitor.AnswerMetrics``); ``created_at``
+        is ``monitor.metrics_time`` (fixed-width UTC, so strings compare as times)."""
+        ...
+
+    def metric_records(
+        self, *, since: str | None = None, until: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """``(created_at, metrics)`` with ``since <= created_at < until``, oldest first."""
+        ...
+
     def get_meta(self, key: str) -> str | None: ...
 
     def set_meta(self, key: str, value: str) -> None: ...

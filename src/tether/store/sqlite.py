@@ -70,6 +70,12 @@ CREATE TABLE IF NOT EXISTS answers (
     created_at TEXT NOT NULL,
     payload TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS answer_metrics (
+    trace_id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    metrics TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answer_metrics_by_time ON answer_metrics (created_at);
 """
 
 
@@ -248,6 +254,13 @@ class SQLiteStore:
                 (trace_id, created_at, json.dumps(payload, ensure_ascii=False)),
             )
 
+    def record_metrics(self, trace_id: str, created_at: str, metrics: dict[str, Any]) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO answer_metrics VALUES (?,?,?)",
+                (trace_id, created_at, json.dumps(metrics)),
+            )
+
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
@@ -340,6 +353,21 @@ class SQLiteStore:
                 "SELECT payload FROM answers WHERE trace_id=?", (trace_id,)
             ).fetchone()
         return json.loads(row[0]) if row else None
+
+    def metric_records(
+        self, *, since: str | None = None, until: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        sql = "SELECT created_at, metrics FROM answer_metrics WHERE 1=1"
+        params: list[str] = []
+        if since is not None:
+            sql += " AND created_at >= ?"
+            params.append(since)
+        if until is not None:
+            sql += " AND created_at < ?"
+            params.append(until)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY created_at, trace_id", params).fetchall()
+        return [(row[0], json.loads(row[1])) for row in rows]
 
     def get_meta(self, key: str) -> str | None:
         with self._lock:
