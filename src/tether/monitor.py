@@ -259,7 +259,7 @@ def drift_flags(
             if now["n"] < min_n or before["n"] < min_n:
                 continue
             fall = before["value"] - now["value"]
-            if fall > margin:
+            if round(fall, 9) > margin:  # 1.0 - 0.95 is 0.05000000000000004 in floats
                 flags.append(
                     f"{name} fell {fall:.1%} ({before['value']:.1%} -> {now['value']:.1%}), "
                     f"more than the {margin:.1%} margin"

@@ -19,6 +19,7 @@ from ..answer import Tether
 from ..config import load_settings
 from ..errors import InputError
 from ..evaluate import SUITES, EvalResult, Labels, build_suite_store, load_golden, load_labels, run_eval, suite
+from ..evaluate.adversary import ObedientGenerator
 from ..evaluate.report import render_html
 from ._common import cli, db_option
 
@@ -78,6 +79,9 @@ def _progress_run(tether: Tether, items: list[Any], **options: Any) -> EvalResul
 @click.option("--json", "as_json", is_flag=True, help="Print every figure and question as JSON.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False),
               help="Write a self-contained HTML report here.")
+@click.option("--obedient", is_flag=True,
+              help="Play a generator that obeys planted instructions: after the honest drafts "
+                   "it proposes each question's 'payloads'; the guard must drop them all.")
 @click.option("--as", "as_", multiple=True, metavar="PRINCIPAL",
               help="Answer only from documents these principals may read (repeatable).")
 @click.pass_context
@@ -89,6 +93,7 @@ def eval_(
     manifests: tuple[str, ...],
     as_json: bool,
     html_path: str | None,
+    obedient: bool,
     as_: tuple[str, ...],
 ) -> None:
     """Score the pipeline on GOLDEN.jsonl questions against the store.
@@ -118,6 +123,14 @@ def eval_(
         else:
             tether = Tether(db, settings=settings, create=False)
         with tether:
+            if obedient:
+                if not any(item.payloads for item in items):
+                    raise InputError("--obedient needs golden lines with 'payloads'",
+                                     hint="the injection suite has them: --suite injection")
+                options["generator"] = ObedientGenerator(
+                    tether.generator(), {item.question: item.payloads for item in items}
+                )
+                options["name"] += " (obedient generator)"
             result = _progress_run(tether, items, **options)
     if html_path:
         Path(html_path).write_text(render_html(result, title=f"Tether evaluation: {options['name']}"),

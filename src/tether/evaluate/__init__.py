@@ -10,12 +10,14 @@
 
 Modules: ``golden`` (golden files, manifest labels, document matching), ``runner``
 (the run and every rate, with its denominator), ``injection`` (leaks and detection),
+``adversary`` (a generator that obeys planted instructions),
 ``suites`` (the shipped demo and injection suites), ``report`` (one self-contained
 HTML file with SVG plots).
 """
 
 from __future__ import annotations
 
+from .adversary import ObedientGenerator
 from .golden import GoldenItem, Labels, Planted, doc_matches, load_golden, load_labels
 from .injection import detection_report, leaks
 from .runner import EvalResult, percentiles, run_eval
@@ -26,6 +28,7 @@ __all__ = [
     "EvalResult",
     "GoldenItem",
     "Labels",
+    "ObedientGenerator",
     "Planted",
     "Suite",
     "build_suite_store",

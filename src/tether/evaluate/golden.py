@@ -10,7 +10,9 @@ A golden file is JSON lines::
 contains at least one of them (case-insensitive, Unicode- and whitespace-folded).
 ``expect_docs`` names documents retrieval should reach, as a manifest path, a source,
 a title or a ``doc_id`` (see ``doc_matches``). ``forbid_contains`` lists text that must
-never be rendered (an injected payload). Other keys are ignored.
+never be rendered (an injected payload); ``payloads`` are the sentences a generator
+that obeyed the planted instructions would write (``ObedientGenerator``, ``tether eval
+--obedient``). Other keys are ignored.
 
 A manifest entry (``ingest --manifest``) may carry ``"planted": [{"text", "where"}]``:
 the instructions an adversary planted in that document and where (``prose``,
@@ -44,6 +46,7 @@ class GoldenItem:
     expect_contains: tuple[str, ...] = ()
     expect_docs: tuple[str, ...] = ()
     forbid_contains: tuple[str, ...] = ()
+    payloads: tuple[str, ...] = ()
 
 
 def _strings(obj: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -72,6 +75,7 @@ def parse_item(obj: dict[str, Any], *, where: str) -> GoldenItem:
         expect_contains=_strings(obj, "expect_contains", where),
         expect_docs=_strings(obj, "expect_docs", where),
         forbid_contains=_strings(obj, "forbid_contains", where),
+        payloads=_strings(obj, "payloads", where),
     )
 
 
