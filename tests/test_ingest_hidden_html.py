@@ -18,7 +18,7 @@ def test_hidden_instructions_flag_the_ingest_result_but_never_reach_the_text(tmp
     with Tether(tmp_path / "t.db", settings=Settings()) as t:
         hidden, = t.ingest(tmp_path / "hidden.html")
         clean, = t.ingest(tmp_path / "clean.html")
-        assert hidden.flags[:1] == ("hidden-html",) and "override-instructions" in hidden.flags
+        assert {"hidden-html", "override-instructions"} <= set(hidden.flags)
         assert clean.flags == ()
         assert "never needs a service" not in t.store.version(hidden.doc_id).text
         answer = t.ask("How often is boiler B2 serviced?", record=False)
