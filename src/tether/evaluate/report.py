@@ -297,7 +297,7 @@ def _answer_cell(r: dict[str, Any]) -> str:
             f'{escape(d["text"])} <span class="reason">{escape("; ".join(d["reasons"]))}</span></div>'
             for d in r["dropped"]
         )
-        parts.append(f"<details><summary>{len(r['dropped'])} dropped sentence(s)</summary>{drops}</details>")
+        parts.append(f"<details open><summary>{len(r['dropped'])} dropped sentence(s)</summary>{drops}</details>")
     return "".join(parts) or '<span class="muted">—</span>'
 
 
