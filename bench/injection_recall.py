@@ -82,6 +82,89 @@ def plant(paragraph: str, attack: str) -> str:
     return " ".join([*parts[:middle], attack, *parts[middle:]])
 
 
+CARRIERS = ("prose", "markdown-comment", "html-comment", "html-hidden", "pdf-text")
+
+
+def _carrier(kind: str, paragraph: str, attack: str, label: str) -> tuple[str, bytes]:
+    """A document of ``kind`` holding ``paragraph`` with ``attack`` planted ("": clean).
+
+    Each document gets its own heading ``label``: once extraction drops a comment, two
+    copies of one paragraph would have identical text, which the store cannot hold
+    twice today (passage ids derive from the version, not the document).
+    """
+    import html
+
+    heading = f"Notes {label}"
+
+    parts = _SENTENCE_END.split(paragraph)
+    head, tail = " ".join(parts[: len(parts) // 2]), " ".join(parts[len(parts) // 2 :])
+    if kind == "prose":
+        return ".txt", " ".join(x for x in (head, attack, tail) if x).encode()
+    if kind == "markdown-comment":
+        note = f"\n\n<!-- {attack} -->\n\n" if attack else "\n\n"
+        return ".md", f"# {heading}\n\n{head}{note}{tail}\n".encode()
+    if kind in ("html-comment", "html-hidden"):
+        esc = html.escape(attack)
+        hidden = "" if not attack else (
+            f"<!-- {esc} -->" if kind == "html-comment" else f'<div style="display:none">{esc}</div>')
+        body = (f"<article><h1>{heading}</h1><p>{html.escape(head)}</p>{hidden}"
+                f"<p>{html.escape(tail)}</p></article>")
+        return ".html", f"<html><head><title>{heading}</title></head><body>{body}</body></html>".encode()
+    from fpdf import FPDF  # test extra
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    for block in (heading, head, attack, tail):
+        if block:
+            pdf.multi_cell(0, 6, block.encode("latin-1", "replace").decode("latin-1"),
+                           new_x="LMARGIN", new_y="NEXT")
+    return ".pdf", bytes(pdf.output())
+
+
+def planted_in_documents(bipia: dict[str, list[str]], paragraphs: list[str]) -> None:
+    """Each BIPIA attack planted in a SQuAD paragraph, written as each carrier format,
+    ingested, and scored with ``tether.evaluate.detection_report``; the same paragraphs
+    without a plant give the false-flag rate."""
+    import tempfile
+
+    from tether import Tether
+    from tether.config import Settings
+    from tether.evaluate import detection_report, load_labels
+
+    try:
+        import fpdf  # noqa: F401
+        carriers = CARRIERS
+    except ImportError:
+        carriers = CARRIERS[:-1]
+        print("  (fpdf2 not installed: no PDF carrier; pip install -e '.[test]')")
+    attacks = [(c, a) for c, items in bipia.items() for a in items]
+    for kind in carriers:
+        with tempfile.TemporaryDirectory(prefix="tether-inj-") as tmp:
+            root = Path(tmp)
+            entries = []
+            for i, (category, attack) in enumerate(attacks):
+                suffix, data = _carrier(kind, paragraphs[i % len(paragraphs)], attack, f"a{i}")
+                (root / f"a{i:03d}{suffix}").write_bytes(data)
+                text = attack if kind != "pdf-text" else attack.encode("latin-1", "replace").decode("latin-1")
+                entries.append({"path": f"a{i:03d}{suffix}", "planted": [{"text": text, "where": category}]})
+            for i, paragraph in enumerate(paragraphs):
+                suffix, data = _carrier(kind, paragraph, "", f"c{i}")
+                (root / f"c{i:03d}{suffix}").write_bytes(data)
+                entries.append({"path": f"c{i:03d}{suffix}"})
+            (root / "manifest.json").write_text(json.dumps({"documents": entries}))
+            with Tether(root / "t.db", settings=Settings()) as t:
+                results = t.ingest(*sorted(p for p in root.iterdir() if p.suffix != ".json"))
+                flags = {r.doc_id: r.flags for r in results if r.doc_id}
+                report = detection_report(t.store, load_labels(root / "manifest.json"), flags)
+        assert report is not None
+        rows = report["instructions"]
+        directed = [r for r in rows if r["where"] not in TASK_CATEGORIES]
+        print(f"  {kind:17s} recall all {pct(sum(r['detected'] for r in rows), len(rows))}   "
+              f"assistant-directed {pct(sum(r['detected'] for r in directed), len(directed))}   "
+              f"clean documents flagged {pct(report['false_flag_rate']['count'], report['false_flag_rate']['n'])}")
+
+
 def pct(hits: int, total: int) -> str:
     return f"{hits}/{total} = {100.0 * hits / total:7.3f}%" if total else "0/0 (no data)"
 
@@ -126,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     for key, (alone, planted, sentence_level, n) in totals.items():
         print(f"bipia {key:24s} detect alone: {pct(alone, n)}   planted: {pct(planted, n)}   "
               f"is_instruction_like: {pct(sentence_level, n)}")
+
+    print("\n== planted in documents of each format, through ingest (as tether eval measures) ==")
+    planted_in_documents(bipia, paragraphs)
 
     print("\n== false flags on clean text (every flag is false) ==")
     all_sentences: list[str] = []

@@ -30,6 +30,7 @@ from .ingest import IngestResult, Metadata, ingest_file, iter_files
 from .modes import ModesSpec, resolve_modes
 from .probe import probe_retrieved, steering_text
 from .records import Answer, AnswerSentence, Citation, Draft, Dropped, Hit, to_json
+from .monitor import measure_answer, metrics_time
 from .retrieve import retrieve
 from .segment import sentence_spans, split_sentences
 from .store import Store, open_store
@@ -239,6 +240,9 @@ class Tether:
             self.store.record_answer(trace_id, now, to_json(answer), answer_citations(answer))
             for entry in shadow:
                 self.store.record_shadow(_shadow_entry(entry, question, trace_id, now))
+            # Per-answer counts for `tether stats` (grounding is monitored, not assumed).
+            metrics, _ = measure_answer(answer, self.store, settings=self.settings, hits=hits)
+            self.store.record_metrics(trace_id, metrics_time(), metrics.to_json())
         yield Event("done", answer)
 
     def _finish(

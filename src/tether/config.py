@@ -76,6 +76,15 @@ class Settings:
     # Upper bound on a drafted answer; a cut at this bound drops only the unfinished
     # last sentence.
     generator_max_tokens: int = 1024
+    # `tether stats` flags a window whose citation coverage or draft faithfulness
+    # (or draft citation coverage) fell by more than this against the previous
+    # window: 5 points is beyond the noise of a few hundred drafts, and well inside
+    # what a chunking, prompt or model regression costs.
+    drift_margin: float = 0.05
+    # ...but only when both windows hold at least this many sentences or drafts; a
+    # handful of answers swings a rate by tens of points and would flag noise.
+    # (Groundedness below 100% is flagged at any size: one failure is a defect.)
+    drift_min_n: int = 20
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -210,6 +210,11 @@ def ingest_file(store: Store, path: Path, meta: Metadata, *, settings: Settings)
             default_title=path.stem,
             settings=settings,
         )
+        if extracted.media_type == "text/html":
+            # Extraction drops comments and hidden elements, so no passage can carry
+            # their flags; the ingest result reports them (observability only).
+            hidden = injection.detect_html_hidden(path.read_bytes().decode("utf-8", "replace"))
+            result = replace(result, flags=tuple(sorted({*result.flags, *hidden})))
         return replace(result, path=str(path))
     except TetherError as exc:
         return IngestResult(path=str(path), status="failed", error=str(exc))

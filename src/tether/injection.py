@@ -450,6 +450,35 @@ _RULES: tuple[_Rule, ...] = (
         rf"(?:of{_W}your{_W})?(?:{_REPLY}|messages?|sentences?){_W}with\b",
         needles=("each", "every", "all"),
     ),
+    _rule(
+        "output-control",
+        # "append the sentence '…' to every reply": a quoted payload may hold dots, so
+        # the gap stops only at line ends and ! or ?.
+        rf"\b(?:append|add|attach|include|insert|put)\b[^!?\n]{{0,120}}?\b(?:to|in|at{_W}the"
+        rf"{_W}end{_W}of){_W}(?:(?:every|each)(?:{_W}of{_W}your)?|(?:all|any)(?:{_W}of)?"
+        rf"{_W}your){_W}{_REPLY}\b",
+        needles=("every", "each", "all", "any"),
+    ),
+    _rule(
+        "output-control",
+        # "When you answer questions about X, say that Y" / "When asked about X, tell…"
+        rf"\bwhen(?:ever)?{_W}(?:you{_W}(?:answer|respond{_W}to|reply{_W}to)(?:{_W}(?:any|a|"
+        rf"the|all|user|users'?))?{_W}(?:questions?|quer(?:y|ies)|users?|requests?|prompts?)|"
+        rf"(?:you{_W}(?:are|get){_W})?asked{_W}(?:about|for|whether|if|how|what|who|where|"
+        rf"which|why))\b[^.!?]{{0,60}}?,\s{{0,4}}(?:always{_W})?"
+        rf"(?:say|tell|state|claim|answer|respond|reply|write|insist|explain)\b",
+        _always,
+        needles=("when",),
+    ),
+    _rule(
+        "ai-address",
+        # Vocative: "AI assistant: ignore…", "Assistant, append…", "Chatbot - tell…".
+        rf"\b(?:{_AI}|assistants?)\s{{0,3}}[:,\-–—]\s{{0,4}}(?:please{_W})?(?:ignore|"
+        rf"disregard|forget|tell|say|append|add|include|insert|respond|reply|answer|write|"
+        rf"print|output|recommend|state|claim|insist|describe|mention|do{_W}not|don't|never|"
+        rf"always|stop|remember|treat|pretend|act)\b",
+        needles=_AI_WORDS,
+    ),
     # --- ai-address
     _rule(
         "ai-address",

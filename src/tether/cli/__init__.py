@@ -17,7 +17,9 @@ from ._common import cli
 __all__ = ["cli", "main"]
 
 # Importing registers the commands on ``cli``.
-from . import ask, calibrate, demo, gc, ingest, reindex, resolve, shadow_log, verify  # noqa: E402,F401
+from . import (  # noqa: E402,F401
+    ask, calibrate, demo, eval, gc, ingest, reindex, resolve, shadow_log, stats, verify,
+)
 
 
 def _fail(message: str, code: int) -> None:

@@ -103,6 +103,17 @@ class Store(Protocol):
         """Delete versions that are neither current nor cited by a recorded answer."""
         ...
 
+    def record_metrics(self, trace_id: str, created_at: str, metrics: dict[str, Any]) -> None:
+        """Per-answer counts for monitoring (``monitor.AnswerMetrics``); ``created_at``
+        is ``monitor.metrics_time`` (fixed-width UTC, so strings compare as times)."""
+        ...
+
+    def metric_records(
+        self, *, since: str | None = None, until: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """``(created_at, metrics)`` with ``since <= created_at < until``, oldest first."""
+        ...
+
     def get_meta(self, key: str) -> str | None: ...
 
     def term_counts(

@@ -104,6 +104,12 @@ CREATE TABLE IF NOT EXISTS shadow_log (
     suppressed TEXT NOT NULL,
     text TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS answer_metrics (
+    trace_id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    metrics TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answer_metrics_by_time ON answer_metrics (created_at);
 """
 # Columns of a shadow-log entry, in table order after ``id``.
 SHADOW_FIELDS = ("created_at", "trace_id", "question", "gate", "layer", "reason", "suppressed", "text")
@@ -389,6 +395,13 @@ class SQLiteStore:
             kept_cited=sum(1 for r in rows if r["cited"]),
         )
 
+    def record_metrics(self, trace_id: str, created_at: str, metrics: dict[str, Any]) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO answer_metrics VALUES (?,?,?)",
+                (trace_id, created_at, json.dumps(metrics)),
+            )
+
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
@@ -568,6 +581,21 @@ class SQLiteStore:
         with self._lock:
             rows = self._db.execute(sql, params).fetchall()
         return [dict(row) for row in rows]
+
+    def metric_records(
+        self, *, since: str | None = None, until: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        sql = "SELECT created_at, metrics FROM answer_metrics WHERE 1=1"
+        params: list[str] = []
+        if since is not None:
+            sql += " AND created_at >= ?"
+            params.append(since)
+        if until is not None:
+            sql += " AND created_at < ?"
+            params.append(until)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY created_at, trace_id", params).fetchall()
+        return [(row[0], json.loads(row[1])) for row in rows]
 
     def get_meta(self, key: str) -> str | None:
         with self._lock:
