@@ -141,7 +141,8 @@ def _judge(
         return Check("unsupported", round(cov, 4), None, (overlap,), "lexical")
     a = align(s, p, window)
     base: Outcome
-    if cov >= threshold:
+    unstated = _unstated_predicate(a) if cov >= threshold else None
+    if cov >= threshold and unstated is None:
         base = "supported"
     else:
         base = "mentioned" if _subject_present(a) else "unsupported"
@@ -158,6 +159,9 @@ def _judge(
     outcome, decider = _decide(base, enforced)
     would, _ = _decide(base, enforced + shadowed)
     reasons = (overlap, *(f.reason for f in enforced), *("shadow:" + f.reason for f in shadowed))
+    if unstated is not None:
+        reasons = (*reasons, f"predicate:'{unstated}' is not stated by the passage")
+        decider = decider or "predicate"
     span = None if outcome == "unsupported" else (a.start, a.end)
     return Check(
         outcome,
@@ -167,6 +171,37 @@ def _judge(
         decider or "lexical",
         would if would != outcome else None,
     )
+
+
+# A copula's complement is what a sentence says of its subject ("… are optional",
+# "… is harmless"), and a negation says it of the word it governs ("never need
+# testing"); coverage alone lets that be the one word the passage lacks.
+_PREDICATE_CUES = frozenset(
+    "is are was were be been being remain remains remained become becomes became "
+    "seem seems seemed not never no without".split()
+)
+_HEDGES = frozenset(
+    "also very highly generally usually always often only still considered deemed "
+    "quite fully completely entirely rather".split()
+)
+
+
+def _unstated_predicate(a: Alignment) -> str | None:
+    """The word the claim's first copula or negation governs, when the passage
+    window lacks it."""
+    c = a.claim
+    for i, word in enumerate(c.low):
+        if word not in _PREDICATE_CUES and not word.endswith("n't"):
+            continue
+        for j in range(i + 1, len(c.low)):
+            key = c.keys[j]
+            if key is None or c.low[j] in _HEDGES:
+                continue
+            if key.startswith("#"):
+                return None  # a figure: the figure check reads it
+            return None if key in a.matched else c.low[j]
+        return None
+    return None
 
 
 def _run_checks(a: Alignment, gates: Mapping[str, Mode]) -> list[Finding]:
