@@ -127,6 +127,7 @@ def client_for():
 def uvicorn_thread(app: object) -> Iterator[str]:
     """A real uvicorn server for ``app`` on 127.0.0.1 with an ephemeral port."""
     sock = socket.socket()
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     port = sock.getsockname()[1]

@@ -26,6 +26,10 @@ def bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit this. Without it a keep-alive response written in
+    # two parts (headers, body) waits for the client's delayed ACK: ~40 ms per request,
+    # and SSE events held back the same way.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((host.strip("[]"), port))
     except OSError as exc:
