@@ -116,3 +116,17 @@ def test_stream_past_its_timeout_ends_with_an_error_event(tmp_path):
     assert events[-1][1]["status"] == 504
     assert slow.closed.wait(5) and slow.proposed < slow.steps / 2
     tether.close()
+
+
+def test_client_leaving_a_plain_answer_stops_the_generator(tmp_path):
+    slow = SlowGenerator()
+    tether = slow_tether(tmp_path, slow)
+    with uvicorn_thread(create_app(tether)) as url, httpx.Client(base_url=url) as client:
+        try:
+            client.post("/v1/answers", json={"question": QUESTION, "generator": "slow"}, timeout=0.5)
+        except httpx.ReadTimeout:
+            pass  # the client gave up and closed its connection
+        assert slow.first_sent.is_set()
+        assert slow.closed.wait(5), "the generator kept running after the client left"
+        assert slow.proposed < slow.steps / 2
+    tether.close()

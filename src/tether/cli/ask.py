@@ -6,12 +6,14 @@ import click
 
 from ..answer import Tether
 from ..errors import InputError
+from ..records import PUBLIC
 from ..render import answer_json, answer_text
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
 
 
 def _principals(as_: tuple[str, ...]) -> list[str] | None:
-    return list(as_) if as_ else None
+    # As the service does for a key: every principal also reads public documents.
+    return list(dict.fromkeys((*as_, PUBLIC))) if as_ else None
 
 
 @cli.command()

@@ -162,7 +162,7 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
     hits: list[Hit] = first.data
     service.metrics.sources(hits)
     if not body.stream:
-        return await _whole_answer(service, pump, deadline)
+        return await _whole_answer(request, service, pump, deadline)
 
     async def produce(emit: Any) -> None:
         await emit(format_event("sources", source_payload(hits)))
@@ -196,13 +196,29 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
     return EventStreamResponse(produce, on_close=pump.stop)
 
 
-async def _whole_answer(service: ServiceState, pump: Pump, deadline: float) -> Response:
+async def _whole_answer(
+    request: Request, service: ServiceState, pump: Pump, deadline: float
+) -> Response:
+    events: list[Event] | None = None
     try:
         with anyio.fail_after(max(0.0, deadline - time.monotonic())):
-            events = await anyio.to_thread.run_sync(pump.drain, abandon_on_cancel=True)
+            async with anyio.create_task_group() as group:
+
+                async def watch_disconnect() -> None:
+                    # The body is read: the next message is the client leaving.
+                    while (await request.receive())["type"] != "http.disconnect":
+                        pass
+                    pump.stop()
+                    group.cancel_scope.cancel()
+
+                group.start_soon(watch_disconnect)
+                events = await anyio.to_thread.run_sync(pump.drain, abandon_on_cancel=True)
+                group.cancel_scope.cancel()
     except TimeoutError:
         pump.stop()
         raise _timeout(service.settings) from None
+    if events is None:  # the client left; nobody reads this
+        return Response(status_code=499)
     answer = next((e.data for e in events if e.kind == "done"), None)
     if not isinstance(answer, Answer):
         raise TetherError("the answer stream ended without an answer")
