@@ -85,6 +85,14 @@ class Settings:
     # handful of answers swings a rate by tens of points and would flag noise.
     # (Groundedness below 100% is flagged at any size: one failure is a defect.)
     drift_min_n: int = 20
+    # HTTP service: a JSON request body over this is refused (413) before it is parsed;
+    # questions and verify requests are small, so a large body is a mistake or abuse.
+    # Document uploads may be up to max_file_bytes on top of this.
+    max_request_bytes: int = 1024 * 1024
+    # HTTP service: a request still running after this many seconds is answered with
+    # 504 (or an ``error`` event mid-stream) and its work is stopped, so one slow
+    # request cannot hold a worker thread for ever.
+    request_timeout_s: float = 30.0
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

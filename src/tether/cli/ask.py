@@ -11,12 +11,14 @@ from ..errors import ConfigError, InputError
 from ..generate import Generator
 from ..generate.llm import LLM_GENERATORS
 from ..modes import parse_modes
+from ..records import PUBLIC
 from ..render import TextStream, answer_json
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
 
 
 def _principals(as_: tuple[str, ...]) -> list[str] | None:
-    return list(as_) if as_ else None
+    # As the service does for a key: every principal also reads public documents.
+    return list(dict.fromkeys((*as_, PUBLIC))) if as_ else None
 
 
 @cli.command()

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from ..records import Citation, Document, Hit, Passage, Version
 
-__all__ = ["Collected", "PutResult", "Store", "open_store"]
+__all__ = ["ApiKey", "Collected", "PutResult", "Store", "open_store"]
 
 PutResult = str  # "ingested" | "updated" | "unchanged"
 
@@ -25,6 +25,15 @@ class Collected:
     removed: int  # old versions no stored citation points at
     freed_bytes: int  # UTF-8 bytes of their text
     kept_cited: int  # old versions kept because a stored citation points at them
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """A service API key as listed: its name and principals, never the key or its hash."""
+
+    name: str
+    principals: tuple[str, ...]
+    created_at: str
 
 
 class Store(Protocol):
@@ -133,6 +142,20 @@ class Store(Protocol):
     def set_meta(self, key: str, value: str) -> None: ...
 
     def counts(self) -> dict[str, int]: ...
+
+    # -- service API keys (only their SHA-256 is stored) ---------------------------
+
+    def add_key(self, name: str, principals: Sequence[str], key_hash: str) -> None:
+        """Store a key's hash; a name already in use is an ``InputError``."""
+        ...
+
+    def keys(self) -> list[ApiKey]: ...
+
+    def revoke_key(self, name: str) -> bool: ...
+
+    def principals_for(self, key_hash: str) -> tuple[str, ...] | None:
+        """The principals of the key with this hash, ``None`` for no such key."""
+        ...
 
     def close(self) -> None: ...
 

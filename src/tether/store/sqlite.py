@@ -8,6 +8,7 @@ stored citations still resolve.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import sqlite3
@@ -17,9 +18,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..errors import StoreError
+from ..errors import InputError, StoreError
 from ..records import Citation, Document, Hit, Passage, Region, Version
-from . import Collected
+from . import ApiKey, Collected
 
 __all__ = ["SQLiteStore"]
 
@@ -158,6 +159,18 @@ def _payload_citations(payload: Any) -> list[tuple[int, Citation]]:
     return found
 
 
+# Service API keys (SHA-256 of the key, never the key). Added after schema 1 shipped:
+# created on open when missing, so older files gain it without a migration step.
+_KEYS_TABLE = """
+CREATE TABLE IF NOT EXISTS keys (
+    name TEXT PRIMARY KEY,
+    key_hash TEXT NOT NULL UNIQUE,
+    principals TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)
+"""
+
+
 def _document(row: sqlite3.Row) -> Document:
     return Document(
         doc_id=row["doc_id"],
@@ -233,6 +246,7 @@ class SQLiteStore:
         self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + "COMMIT;")
         if row is not None and int(row[0]) < 2:
             self._backfill_citations()  # schema 2 added the citations table
+        self._db.execute(_KEYS_TABLE)
         self._db.execute(
             "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
         )
@@ -608,6 +622,38 @@ class SQLiteStore:
                 table: self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
                 for table in ("documents", "versions", "passages", "answers", "citations")
             }
+
+    # -- service API keys --------------------------------------------------------
+
+    def add_key(self, name: str, principals: Sequence[str], key_hash: str) -> None:
+        created = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        try:
+            with self.transaction() as db:
+                db.execute(
+                    "INSERT INTO keys VALUES (?,?,?,?)",
+                    (name, key_hash, json.dumps(list(principals)), created),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise InputError(f"an API key named {name!r} already exists",
+                             hint="revoke it first or choose another name") from exc
+
+    def keys(self) -> list[ApiKey]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT name, principals, created_at FROM keys ORDER BY name"
+            ).fetchall()
+        return [ApiKey(r[0], tuple(json.loads(r[1])), r[2]) for r in rows]
+
+    def revoke_key(self, name: str) -> bool:
+        with self.transaction() as db:
+            return db.execute("DELETE FROM keys WHERE name=?", (name,)).rowcount > 0
+
+    def principals_for(self, key_hash: str) -> tuple[str, ...] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT principals FROM keys WHERE key_hash=?", (key_hash,)
+            ).fetchone()
+        return tuple(json.loads(row[0])) if row else None
 
     def close(self) -> None:
         with self._lock:

@@ -1,0 +1,82 @@
+"""``tether serve``: the HTTP service on one store (extra ``tether[serve]``)."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import socket
+
+import click
+
+from ..errors import InputError, MissingExtra
+from ._common import cli, db_option, open_tether
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket, bound before uvicorn starts so ``--port 0`` can be reported."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit this. Without it a keep-alive response written in
+    # two parts (headers, body) waits for the client's delayed ACK: ~40 ms per request,
+    # and SSE events held back the same way.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+@cli.command()
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port (0: any free port, printed on start).")
+@click.option("--access-log", is_flag=True, help="Log every request to stderr.")
+@click.pass_context
+def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: bool) -> None:
+    """Serve answers over HTTP: SSE streams, verify, resolve, documents, /metrics."""
+    try:
+        import uvicorn
+
+        from ..service import create_app
+    except ImportError as exc:
+        raise MissingExtra("tether serve", "serve") from exc
+    with open_tether(ctx, db) as tether:
+        keys = tether.store.keys()
+        if not keys and not is_loopback(host):
+            raise InputError(
+                f"no API keys configured: refusing to serve {host} anonymously",
+                hint="add one with 'tether keys add NAME --principal P', or use --host 127.0.0.1",
+            )
+        sock = bind(host, port)
+        bound = sock.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        if keys:
+            click.echo(f"tether: {len(keys)} API key(s) configured; every request needs "
+                       "'Authorization: Bearer KEY'", err=True)
+        else:
+            click.echo("tether: no API keys configured; serving anonymously as principal "
+                       "'public' on loopback only", err=True)
+        # Last, so a supervisor reading the output knows everything above is said.
+        where = getattr(tether.store, "path", "the store")
+        click.echo(f"tether: serving {where} on http://{shown}:{bound}", err=True)
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        config = uvicorn.Config(
+            create_app(tether), log_level="warning", access_log=access_log,
+            timeout_graceful_shutdown=5, lifespan="off",
+        )
+        uvicorn.Server(config).run(sockets=[sock])

@@ -1,0 +1,276 @@
+"""``/v1/answers``, ``/v1/verify`` and ``/v1/citations/resolve``: the core as a service.
+
+A streamed answer is the core's ``stream`` sent as it happens: ``sources`` first
+(only passages the caller may read), then each ``sentence`` the guard verified, then
+``done`` with the whole Answer. The first step (retrieval) runs before the response
+starts, so a bad question is an ordinary problem+json error, not a broken stream;
+anything that fails later arrives as an ``error`` event carrying the problem.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from ..answer import Event, Tether, verify_answer
+from ..config import Settings
+from ..errors import InputError, TetherError
+from ..records import Answer, Hit, to_json
+from .. import modes as gates
+from ..errors import ConfigError
+from .auth import principals_of
+from .metrics import Metrics
+from .problems import NotAvailable, RequestTimeout, problem, problem_body
+from .schemas import AnswerRequest, VerifyRequest, problem_responses
+from .sse import EventStreamResponse, Pump, StoppableGenerator, format_event
+
+__all__ = ["ServiceState", "parse_modes", "router", "source_payload"]
+
+log = logging.getLogger("tether.service")
+router = APIRouter()
+
+@dataclass
+class ServiceState:
+    tether: Tether
+    settings: Settings
+    metrics: Metrics
+
+
+def state_of(request: Request) -> ServiceState:
+    return cast(ServiceState, request.app.state.service)
+
+
+def parse_modes(mode: str | dict[str, str] | None) -> dict[str, str] | None:
+    """``"shadow"`` → every gate in shadow; ``{"figures": "off"}`` → that gate only
+    (the others keep the server's setting). A bad gate or mode is the caller's error."""
+    if mode is None:
+        return None
+    try:
+        return gates.parse_modes(mode)
+    except ConfigError as exc:
+        raise InputError(str(exc)) from exc
+
+
+def source_payload(hits: Sequence[Hit]) -> dict[str, Any]:
+    """The ``sources`` event: each passage with the target a citation of it would have.
+
+    No retrieval score: BM25 statistics span the whole index, unreadable documents
+    included, so a raw score would carry a trace of them.
+    """
+    return {
+        "passages": [
+            {
+                "rank": hit.rank,
+                "passage_id": hit.passage.passage_id,
+                "doc_id": hit.passage.doc_id,
+                "version": hit.passage.version,
+                "start": hit.passage.start,
+                "end": hit.passage.end,
+                "text": hit.passage.text,
+                "kind": hit.passage.kind,
+                "region": hit.passage.region,
+                "process": hit.passage.process,
+                "flags": list(hit.passage.flags),
+                "source": hit.document.source,
+                "title": hit.document.title,
+                "license": hit.document.license,
+                "fetched_at": hit.document.fetched_at,
+                "media_type": hit.document.media_type,
+            }
+            for hit in hits
+        ]
+    }
+
+
+def _deadline(request: Request, settings: Settings) -> tuple[float, float]:
+    """(monotonic deadline, perf_counter start) of this request."""
+    started = float(request.scope.get("state", {}).get("started", time.perf_counter()))
+    spent = time.perf_counter() - started
+    return time.monotonic() + settings.request_timeout_s - spent, started
+
+
+def _timeout(settings: Settings) -> RequestTimeout:
+    return RequestTimeout(
+        f"the request took longer than {settings.request_timeout_s:g} s and was stopped",
+        hint="ask a narrower question or raise request_timeout_s",
+    )
+
+
+_ANSWER_DOC = """Answer a question from the documents the caller may read.
+
+`stream: false` returns the Answer JSON (as `tether ask --json` prints it).
+`stream: true` returns `text/event-stream` with, in this order: one `sources` event
+(the retrieved passages and their citation targets, before any answer text), one
+`sentence` event per verified sentence (an AnswerSentence, sent as soon as it is
+verified; never unverified text), and one `done` event (the whole Answer, refusals
+included). A failure after the stream started arrives as an `error` event holding
+problem details. Closing the connection stops the work for the request."""
+
+
+@router.post(
+    "/v1/answers",
+    summary="Answer a question",
+    description=_ANSWER_DOC,
+    responses={
+        200: {
+            "description": "The Answer, or its event stream",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Answer"}},
+                "text/event-stream": {"schema": {"type": "string"}},
+            },
+        },
+        **problem_responses(400, 401, 413, 422, 504),
+    },
+)
+async def post_answer(body: AnswerRequest, request: Request) -> Response:
+    service = state_of(request)
+    tether, settings = service.tether, service.settings
+    principals = list(principals_of(request.scope))
+    modes = parse_modes(body.mode)
+    deadline, started = _deadline(request, settings)
+
+    pump = Pump()
+
+    def begin() -> Iterator[Event]:
+        inner = tether.generator(body.generator) if body.generator else tether.generator()
+        return tether.stream(body.question, principals=principals, modes=modes,
+                             generator=StoppableGenerator(inner, pump.stopping))
+
+    pump.start(await anyio.to_thread.run_sync(begin))
+    try:
+        first = await pump.next(deadline)
+    except TimeoutError:
+        pump.stop()
+        raise _timeout(settings) from None
+    except BaseException:
+        pump.stop()
+        raise
+    if first is None or first.kind != "sources":  # the contract: sources come first
+        pump.stop()
+        raise TetherError("the answer stream did not start with its sources")
+    hits: list[Hit] = first.data
+    service.metrics.sources(hits)
+    if not body.stream:
+        return await _whole_answer(request, service, pump, deadline)
+
+    async def produce(emit: Any) -> None:
+        await emit(format_event("sources", source_payload(hits)))
+        service.metrics.to_sources.observe(time.perf_counter() - started)
+        answer: Answer | None = None
+        first_sentence = True
+        try:
+            while (event := await pump.next(deadline)) is not None:
+                if event.kind == "sentence":
+                    await emit(format_event("sentence", to_json(event.data)))
+                    if first_sentence:
+                        service.metrics.to_first_sentence.observe(time.perf_counter() - started)
+                        first_sentence = False
+                elif event.kind == "done":
+                    answer = event.data
+                    await emit(format_event("done", to_json(answer)))
+                else:  # a kind this service does not know yet: pass it on as JSON
+                    await emit(format_event(event.kind, to_json(event.data)))
+        except TimeoutError:
+            pump.stop()
+            await emit(format_event("error", problem(_timeout(settings))[1]))
+        except TetherError as exc:
+            await emit(format_event("error", problem(exc)[1]))
+        except Exception:
+            log.exception("answer stream failed")
+            await emit(format_event("error", problem_body(500, "internal", "internal error")))
+        if answer is not None:
+            service.metrics.answer(answer, stream=True)
+            await anyio.to_thread.run_sync(service.metrics.recheck, answer, tether.store, settings)
+
+    return EventStreamResponse(produce, on_close=pump.stop)
+
+
+async def _whole_answer(
+    request: Request, service: ServiceState, pump: Pump, deadline: float
+) -> Response:
+    events: list[Event] | None = None
+    try:
+        with anyio.fail_after(max(0.0, deadline - time.monotonic())):
+            async with anyio.create_task_group() as group:
+
+                async def watch_disconnect() -> None:
+                    # The body is read: the next message is the client leaving.
+                    while (await request.receive())["type"] != "http.disconnect":
+                        pass
+                    pump.stop()
+                    group.cancel_scope.cancel()
+
+                group.start_soon(watch_disconnect)
+                events = await anyio.to_thread.run_sync(pump.drain, abandon_on_cancel=True)
+                group.cancel_scope.cancel()
+    except TimeoutError:
+        pump.stop()
+        raise _timeout(service.settings) from None
+    if events is None:  # the client left; nobody reads this
+        return Response(status_code=499)
+    answer = next((e.data for e in events if e.kind == "done"), None)
+    if not isinstance(answer, Answer):
+        raise TetherError("the answer stream ended without an answer")
+    service.metrics.answer(answer, stream=False)
+    await anyio.to_thread.run_sync(
+        service.metrics.recheck, answer, service.tether.store, service.settings
+    )
+    return JSONResponse(to_json(answer))
+
+
+@router.post(
+    "/v1/verify",
+    summary="Check sentences against passages (the guard on its own)",
+    description="Same contract as `tether verify`: per-sentence outcome, passage, span and quote.",
+    responses={
+        200: {"description": "One verdict per sentence",
+              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/VerifyOut"}}}},
+        **problem_responses(400, 401, 413, 422, 504),
+    },
+)
+async def post_verify(body: VerifyRequest, request: Request) -> JSONResponse:
+    service = state_of(request)
+    passages = {str(p.id): p.text for p in body.passages}
+    if body.sentences is None and body.answer is None:
+        raise InputError("needs 'sentences' (a list) or 'answer' (free text)")
+    deadline, _ = _deadline(request, service.settings)
+
+    def run() -> list[dict[str, Any]]:
+        return verify_answer(passages=passages, sentences=body.sentences, answer=body.answer,
+                             settings=service.settings)
+
+    try:
+        with anyio.fail_after(max(0.0, deadline - time.monotonic())):
+            result = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+    except TimeoutError:
+        raise _timeout(service.settings) from None
+    return JSONResponse({"sentences": result})
+
+
+@router.post(
+    "/v1/citations/resolve",
+    summary="Resolve a stored citation against today's store",
+    description="Same contract as `tether resolve`: the body is one citation as `ask --json` "
+    "prints it. A citation of a document the caller cannot read resolves as if the "
+    "document did not exist.",
+    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/Citation"}}}}},
+    responses={200: {"description": "The resolution (status exact | relocated | changed | missing)",
+                     "content": {"application/json": {"schema": {"type": "object"}}}},
+               **problem_responses(400, 401, 413, 422, 501)},
+)
+async def post_resolve(citation: dict[str, Any], request: Request) -> JSONResponse:
+    service = state_of(request)
+    resolve = getattr(service.tether, "resolve", None)
+    if resolve is None:
+        raise NotAvailable("citation resolution is not available in this build")
+    principals = list(principals_of(request.scope))
+    result = await anyio.to_thread.run_sync(lambda: resolve(citation, principals=principals))
+    return JSONResponse(to_json(result))

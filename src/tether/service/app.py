@@ -1,0 +1,180 @@
+"""The ASGI app: routes, auth, limits, metrics and problem+json errors around one Tether.
+
+>>> from tether import Tether                                   # doctest: +SKIP
+>>> from tether.service import create_app                       # doctest: +SKIP
+>>> app = create_app(Tether("store.db", create=False))          # doctest: +SKIP
+>>> # uvicorn.run(app, host="127.0.0.1", port=8000)
+
+Request flow, outermost first: latency timing → API key → body size limit → route.
+Routes run the synchronous core in worker threads (the core is never duplicated as
+async code); see ``answers`` and ``sse``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, TypeAdapter
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+
+from ..answer import Tether
+from ..config import Settings
+from ..errors import TetherError
+from ..records import Answer
+from . import answers, documents
+from .answers import ServiceState
+from .auth import AuthMiddleware, KeyRing
+from .limits import BodyLimitMiddleware, BodyTooLarge, body_limit_for
+from .metrics import CONTENT_TYPE, LatencyMiddleware, Metrics
+from .problems import PROBLEM_JSON, problem, problem_body
+from .schemas import (
+    DocumentUpload,
+    DocumentView,
+    IngestOut,
+    Problem,
+    SourcesEvent,
+    VerifyOut,
+    problem_responses,
+)
+
+__all__ = ["STATIC_DIR", "create_app"]
+
+log = logging.getLogger("tether.service")
+# The web reader's files: served at ``/`` once an ``index.html`` is there.
+STATIC_DIR = Path(__file__).parent / "static"
+_DOC_MODELS: tuple[type[BaseModel], ...] = (
+    DocumentUpload, DocumentView, IngestOut, Problem, SourcesEvent, VerifyOut,
+)
+
+
+def _version() -> str:
+    try:
+        return version("tether")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _problem_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    async def tether_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TetherError)
+        return _problem_response(*problem(exc))
+
+    async def validation_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        errors = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+            for e in exc.errors()
+        ]
+        first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+        where = ".".join(str(p) for p in first["loc"] if p != "body") or "body"
+        body = problem_body(422, "validation-error", f"{where}: {first['msg']}", errors=errors)
+        return _problem_response(422, body)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        slug = "limit-exceeded" if isinstance(exc, BodyTooLarge) else "http-error"
+        body = problem_body(exc.status_code, slug, str(exc.detail))
+        return _problem_response(exc.status_code, body, dict(exc.headers or {}))
+
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        log.exception("unhandled error", exc_info=exc)
+        return _problem_response(500, problem_body(500, "internal", "internal error"))
+
+    app.add_exception_handler(TetherError, tether_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, internal_error)
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's document plus the shapes routes build by hand and the bearer scheme."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(title=app.title, version=app.version, description=app.description,
+                         routes=app.routes)
+    components: dict[str, Any] = schema.setdefault("components", {}).setdefault("schemas", {})
+    ref = "#/components/schemas/{model}"
+    found = [m.model_json_schema(ref_template=ref) for m in _DOC_MODELS]
+    found.append({"title": "Answer", **TypeAdapter(Answer).json_schema(ref_template=ref, mode="serialization")})
+    for model_schema in found:
+        components.update(model_schema.pop("$defs", {}))
+        components[model_schema["title"]] = model_schema
+    # Validation errors are problem+json here, not FastAPI's default shape.
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.get("responses", {})
+            if "HTTPValidationError" in json.dumps(responses.get("422", {})):
+                responses["422"] = problem_responses(422)[422]
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.pop(name, None)
+    schema["components"]["securitySchemes"] = {
+        "bearer": {"type": "http", "scheme": "bearer",
+                   "description": "Needed once any API key exists (`tether keys add`)."}
+    }
+    # {} = anonymous, allowed while the store holds no key (loopback only).
+    schema["security"] = [{"bearer": []}, {}]
+    app.openapi_schema = schema
+    return schema
+
+
+def create_app(
+    tether: Tether,
+    settings: Settings | None = None,
+    *,
+    keys: KeyRing | None = None,
+    metrics: Metrics | None = None,
+    static_dir: Path | None = None,
+) -> FastAPI:
+    """An ASGI app serving ``tether``; keys come from its store unless given."""
+    settings = settings or tether.settings
+    metrics = metrics or Metrics()
+    app = FastAPI(
+        title="Tether",
+        version=_version(),
+        description="Answers from documents where every sentence is tied to the exact "
+        "passage that supports it, or it is not shown.",
+        docs_url=None,  # the interactive docs load scripts from a CDN; the JSON is enough
+        redoc_url=None,
+    )
+    app.state.service = ServiceState(tether=tether, settings=settings, metrics=metrics)
+    _install_error_handlers(app)
+    app.include_router(answers.router)
+    app.include_router(documents.router)
+
+    @app.get("/healthz", summary="Liveness (no key needed)", tags=["operations"])
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/metrics", summary="Prometheus metrics", tags=["operations"],
+             response_class=Response,
+             responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}},
+                              "description": "Prometheus text format"}})
+    async def metrics_text() -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+    static = static_dir or STATIC_DIR
+    if (static / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=static, html=True), name="static")
+    else:
+        @app.get("/", include_in_schema=False)
+        async def root() -> dict[str, str]:
+            return {"service": "tether", "version": app.version, "openapi": "/openapi.json"}
+
+    app.add_middleware(BodyLimitMiddleware, limit_for=body_limit_for(settings))
+    app.add_middleware(AuthMiddleware, keys=keys or KeyRing(tether.store))
+    app.add_middleware(LatencyMiddleware, metrics=metrics)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    return app

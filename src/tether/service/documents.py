@@ -1,0 +1,195 @@
+"""``/v1/documents``: upload (multipart or JSON) with metadata and ACL, read, delete.
+
+A document the caller cannot read answers exactly like one that does not exist
+(404, same words), so ids cannot be probed. Writing needs read access: an upload
+must list one of the caller's principals in its ACL (nobody can create what they
+could not then read or delete), and replacing an existing document needs read
+access to it. That last check answers 403 for a source the caller cannot read — a
+one-bit signal about a source name the caller already knows, the price of not
+letting anyone overwrite a document they cannot see (see docs/adr).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import Any
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import ValidationError
+from starlette.datastructures import UploadFile
+
+from .. import ids
+from ..errors import InputError, NotFound, UnsupportedInput
+from ..extract import SUPPORTED_EXTENSIONS
+from ..ingest import Metadata, ingest_bytes
+from ..records import Document, to_json
+from .answers import state_of
+from .auth import principals_of
+from .problems import Forbidden
+from .schemas import DocumentUpload, problem_responses
+
+__all__ = ["readable", "router"]
+
+router = APIRouter()
+_UPLOAD_FIELDS = ("source", "title", "license", "fetched_at", "kind", "process")
+
+
+def readable(document: Document | None, principals: Sequence[str]) -> bool:
+    return document is not None and not set(document.acl).isdisjoint(principals)
+
+
+def _not_found() -> NotFound:
+    return NotFound("no such document")
+
+
+async def _from_multipart(request: Request) -> tuple[bytes, str, dict[str, Any]]:
+    form = await request.form(max_files=1, max_fields=len(_UPLOAD_FIELDS) + 64)
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise InputError("a multipart upload needs its document in the 'file' part")
+    data = await upload.read()
+    fields: dict[str, Any] = {k: v for k in _UPLOAD_FIELDS if isinstance(v := form.get(k), str) and v}
+    acl = [a for a in form.getlist("acl") if isinstance(a, str) and a]
+    if acl:
+        fields["acl"] = acl
+    media_type = form.get("media_type")
+    if not isinstance(media_type, str) or not media_type:
+        media_type = upload.content_type or ""
+        if media_type in ("", "application/octet-stream"):
+            suffix = PurePath(upload.filename or "").suffix.lower()
+            media_type = SUPPORTED_EXTENSIONS.get(suffix, "application/octet-stream")
+    return data, media_type, fields
+
+
+async def _from_json(request: Request) -> tuple[bytes, str, dict[str, Any]]:
+    try:
+        upload = DocumentUpload.model_validate_json(await request.body())
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors(include_url=False, include_input=False)) from exc
+    if (upload.text is None) == (upload.content_base64 is None):
+        raise InputError("give the document as 'text' or as 'content_base64', exactly one")
+    if upload.text is not None:
+        data = upload.text.encode("utf-8")
+        media_type = upload.media_type if "charset=" in upload.media_type else (
+            f"{upload.media_type}; charset=utf-8")
+    else:
+        try:
+            data = base64.b64decode(upload.content_base64 or "", validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise InputError("content_base64 is not valid base64") from exc
+        media_type = upload.media_type
+    fields = upload.model_dump(include=set(_UPLOAD_FIELDS) | {"acl"}, exclude_none=True)
+    return data, media_type, fields
+
+
+@router.post(
+    "/v1/documents",
+    summary="Upload a document with its metadata and ACL",
+    description="`multipart/form-data` (a `file` part plus `source`, `title`, `license`, "
+    "`fetched_at`, `kind`, `process`, `media_type` and repeatable `acl` fields) or JSON "
+    "(`DocumentUpload`). Re-uploading unchanged text is a no-op (200); changed text adds "
+    "a version (201).",
+    status_code=201,
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/DocumentUpload"}},
+        "multipart/form-data": {"schema": {
+            "type": "object", "required": ["file", "source"],
+            "properties": {
+                "file": {"type": "string", "format": "binary"},
+                "acl": {"type": "array", "items": {"type": "string"}},
+                **{k: {"type": "string"} for k in (*_UPLOAD_FIELDS, "media_type")},
+            }}},
+    }}},
+    responses={
+        201: {"description": "Stored", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/IngestOut"}}}},
+        200: {"description": "Unchanged", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/IngestOut"}}}},
+        **problem_responses(400, 401, 403, 413, 415, 422),
+    },
+)
+async def post_document(request: Request) -> JSONResponse:
+    service = state_of(request)
+    principals = principals_of(request.scope)
+    content_type = request.headers.get("content-type", "").lower()
+    if content_type.startswith("multipart/form-data"):
+        data, media_type, fields = await _from_multipart(request)
+    elif content_type.startswith("application/json"):
+        data, media_type, fields = await _from_json(request)
+    else:
+        raise UnsupportedInput("upload as multipart/form-data or application/json")
+    if not fields.get("source"):
+        raise InputError("an uploaded document needs a 'source' (its URL or name)")
+    meta = Metadata().merged(fields).validated()
+    if set(meta.acl).isdisjoint(principals):
+        raise InputError("the acl must include one of your principals: " + ", ".join(principals),
+                         hint="you could not read or delete the document otherwise")
+    store = service.tether.store
+
+    def write() -> dict[str, Any]:
+        existing = store.document(ids.doc_id_for(meta.source or ""))
+        if existing is not None and not readable(existing, principals):
+            raise Forbidden("you cannot write a document at this source")
+        result = ingest_bytes(store, data, media_type=media_type, meta=meta,
+                              settings=service.settings)
+        return {"doc_id": result.doc_id, "version": result.version, "status": result.status,
+                "passages": result.passages, "chars": result.chars, "flags": list(result.flags)}
+
+    out = await anyio.to_thread.run_sync(write)
+    return JSONResponse(out, status_code=200 if out["status"] == "unchanged" else 201)
+
+
+@router.get(
+    "/v1/documents/{doc_id}",
+    summary="A document's metadata, current text and passage ranges",
+    responses={200: {"description": "The document", "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/DocumentView"}}}},
+        **problem_responses(401, 404)},
+)
+async def get_document(doc_id: str, request: Request) -> JSONResponse:
+    service = state_of(request)
+    principals = principals_of(request.scope)
+    store = service.tether.store
+
+    def read() -> dict[str, Any] | None:
+        document = store.document(doc_id)
+        version = store.version(doc_id) if readable(document, principals) else None
+        if document is None or version is None:
+            return None
+        passages = [
+            {"passage_id": p.passage_id, "start": p.start, "end": p.end, "kind": p.kind,
+             "region": p.region}
+            for p in store.passages(doc_id, version.version)
+        ]
+        return {**to_json(document), "version": version.version, "text": version.text,
+                "passages": passages}
+
+    out = await anyio.to_thread.run_sync(read)
+    if out is None:
+        raise _not_found()
+    return JSONResponse(out)
+
+
+@router.delete(
+    "/v1/documents/{doc_id}",
+    summary="Delete a document and all its versions",
+    status_code=204,
+    responses={204: {"description": "Deleted"}, **problem_responses(401, 404)},
+)
+async def delete_document(doc_id: str, request: Request) -> Response:
+    service = state_of(request)
+    principals = principals_of(request.scope)
+    store = service.tether.store
+
+    def delete() -> bool:
+        return readable(store.document(doc_id), principals) and store.delete_document(doc_id)
+
+    if not await anyio.to_thread.run_sync(delete):
+        raise _not_found()
+    return Response(status_code=204)
