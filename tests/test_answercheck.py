@@ -66,3 +66,19 @@ def test_refusal_reasons_say_why():
     )
     assert check_answer("When was Brisol made?", [("Brisol was made in 1961.", "")]) is None
     assert check_answer("Anything?", []) is None  # nothing to check: other layers refuse
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "context", "answers"),
+    [
+        ("What is the boiling point of lead?", "Boiling point: about 82.6 °C.", "Isopropanol", False),
+        ("What is the boiling point of lead?", "Boiling point: about 1,749 °C.", "Lead", True),
+        ("What is the 15-minute limit for ethanol?", "The 15-minute limit for toluene is 150 ppm.", "", False),
+        ("What is the 15-minute limit for ethanol?", "The 15-minute limit for ethanol is 1,900 ppm.", "", True),
+        # "in"/"on" only qualify the question: answers leave them implicit
+        ("What was the peak reading in the final report?", "The peak reading was 38 ppm.", "", True),
+    ],
+)
+def test_what_a_property_belongs_to_is_an_anchor(question, sentence, context, answers):
+    why = sentence_answers(question, sentence, context)
+    assert (why is None) == answers, why
