@@ -18,7 +18,7 @@ from typing import Any
 
 from . import ids
 from .attribute import evidence_from_hits, evidence_from_texts
-from .config import Settings, default_db_path, load_settings
+from .config import Settings, default_db_location, load_settings
 from .generate import Generator, load_generator
 from .attribute import attribute
 from .guard import judge_draft
@@ -60,7 +60,9 @@ class Tether:
         create: bool = True,
     ) -> None:
         self.settings = settings or load_settings()
-        self.store = store or open_store(Path(db) if db else default_db_path(), create=create)
+        self.store = store or open_store(
+            db if db else default_db_location(), create=create, settings=self.settings
+        )
         self._generators: dict[str, Generator] = {}
 
     def __enter__(self) -> Tether:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["Settings", "default_db_path", "load_settings"]
+__all__ = ["Settings", "default_db_location", "default_db_path", "load_settings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,13 @@ class Settings:
     max_html_depth: int = 512
     # A question longer than this is refused rather than fed to the FTS parser.
     max_question_chars: int = 2_000
+    # PostgreSQL text search configuration (stemming, stop words) of the full-text
+    # index. Fixed when the schema is created; changing it needs `tether migrate`,
+    # which rebuilds the index. SQLite's FTS5 porter tokenizer ignores it.
+    search_language: str = "english"
+    # Connections each process keeps to PostgreSQL: one per concurrent request is
+    # enough; more only loads the server (its max_connections is shared by replicas).
+    postgres_pool_size: int = 8
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -105,3 +112,12 @@ def default_db_path() -> Path:
         return Path(env)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "tether" / "tether.db"
+
+
+def default_db_location() -> str | Path:
+    """Like ``default_db_path``, but a ``postgresql://`` URL in ``$TETHER_DB`` is kept
+    as text (a ``Path`` would fold its ``//``)."""
+    env = os.environ.get("TETHER_DB")
+    if env and env.startswith(("postgresql://", "postgres://")):
+        return env
+    return default_db_path()

@@ -1,0 +1,548 @@
+"""Shared store on PostgreSQL: the same tables and meaning as the SQLite store, for
+several processes or hosts at once.
+
+Full-text search runs on a generated ``tsvector`` column with a GIN index; the text
+search configuration (``search_language``) is fixed when the schema is created and
+recorded in ``meta``. Each write is one transaction holding a per-document advisory
+lock, so parallel writers of the same document are serialised and the document ends
+on exactly one current version whose passages are the only ones indexed. Schema
+migrations (``migrations/NNNN_*.sql``) are applied on first use, under a lock, so
+several processes starting together migrate once.
+
+>>> store = PostgresStore("postgresql://localhost/tether")   # doctest: +SKIP
+>>> store.search(["methanol"], limit=5)                      # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ..errors import MissingExtra, StoreError
+from ..records import Document, Hit, Passage, Region, Version
+from .migrations import MIGRATIONS
+
+try:
+    import psycopg
+    from psycopg import sql
+    from psycopg.rows import DictRow, dict_row
+    from psycopg_pool import ConnectionPool
+except ModuleNotFoundError as exc:  # pragma: no cover - depends on the environment
+    raise MissingExtra("the PostgreSQL store", "postgres") from exc
+
+__all__ = [
+    "MigrationReport",
+    "PostgresStore",
+    "migrate",
+    "migration_status",
+    "redact",
+    "search_sql",
+]
+
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+# BM25-like ranking in SQL: each question term's ts_rank (a saturating term
+# frequency) weighted by its inverse document frequency, counted exactly over the
+# passages that match the question (the same bitmap scan that ranking needs anyway),
+# against an estimate of the number of passages. Scores differ from FTS5's BM25 in
+# scale and shape, hence a scorer of its own: probe thresholds never carry over.
+SCORER = "postgres-tsvector-idf-ts_rank"
+
+# The tsvector expression of migration 0001 with the configuration as a parameter;
+# ``set_language`` rebuilds the column with it (a test pins the two as equal).
+_TSV = "to_tsvector({language}::regconfig, regexp_replace(text, '([0-9])[.,](?=[0-9])', E'\\\\1 ', 'g'))"
+
+_PASSAGE_COLUMNS = (
+    'p.passage_id, p.doc_id, p.version, p.start, p."end", p.kind, p.region, p.process,'
+    " p.flags, p.text"
+)
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _stderr(message: str) -> None:
+    print(f"tether: {message}", file=sys.stderr)
+
+
+def _document(row: DictRow, prefix: str = "") -> Document:
+    return Document(
+        doc_id=row["doc_id"],
+        source=row["source"],
+        title=row["title"],
+        license=row["license"],
+        fetched_at=row["fetched_at"],
+        media_type=row["media_type"],
+        acl=tuple(row["acl"]),
+        kind=row[prefix + "kind"],
+        process=row[prefix + "process"],
+    )
+
+
+def _passage(row: DictRow) -> Passage:
+    return Passage(
+        passage_id=row["passage_id"],
+        doc_id=row["doc_id"],
+        version=row["version"],
+        start=row["start"],
+        end=row["end"],
+        text=row["text"],
+        kind=row["kind"],
+        region=row["region"],
+        process=row["process"],
+        flags=tuple(row["flags"]),
+    )
+
+
+def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
+    """The ranking query for ``terms`` question terms, each one a bound parameter (as
+    ``plainto_tsquery``), so user text never reaches tsquery syntax. Parameters: the
+    terms, then the principals array when ``acl``, then the limit."""
+    if terms < 1:
+        raise ValueError("search_sql needs at least one term")
+    cfg = sql.Literal(language)
+    ids = range(terms)
+    q = sql.SQL(", ").join(
+        sql.SQL("plainto_tsquery({}::regconfig, %s) AS q{}").format(cfg, sql.SQL(str(i)))
+        for i in ids
+    )
+    any_term = sql.SQL(" || ").join(sql.SQL("q.q{}").format(sql.SQL(str(i))) for i in ids)
+    df = sql.SQL(", ").join(
+        sql.SQL("count(*) FILTER (WHERE p.tsv @@ q.q{0}) AS d{0}").format(sql.SQL(str(i)))
+        for i in ids
+    )
+    idf = sql.SQL(", ").join(
+        sql.SQL("ln(1 + (c.n - c.d{0} + 0.5) / (c.d{0} + 0.5)) AS w{0}").format(sql.SQL(str(i)))
+        for i in ids
+    )
+    score = sql.SQL(" + ").join(
+        sql.SQL("w.w{0} * ts_rank(p.tsv, q.q{0})").format(sql.SQL(str(i))) for i in ids
+    )
+    # n: the planner's and the statistics' passage counts, never below the matches.
+    total = sql.SQL(
+        "(SELECT greatest(c.reltuples::bigint, pg_stat_get_live_tuples(c.oid))"
+        " FROM pg_class c WHERE c.oid = 'passages'::regclass)"
+    )
+    return sql.SQL(
+        "WITH q AS MATERIALIZED (SELECT {q}),"
+        " c AS MATERIALIZED (SELECT greatest(count(*), {total})::float8 AS n, {df}"
+        " FROM passages p, q WHERE p.tsv @@ ({any_term})),"
+        " w AS MATERIALIZED (SELECT {idf} FROM c)"
+        " SELECT " + _PASSAGE_COLUMNS + ", d.source, d.title, d.license, d.fetched_at,"
+        " d.media_type, d.acl, d.kind AS doc_kind, d.process AS doc_process, {score} AS score"
+        " FROM q, w, passages p JOIN documents d ON d.doc_id = p.doc_id"
+        " WHERE p.tsv @@ ({any_term}){acl}"
+        " ORDER BY score DESC, p.id LIMIT %s"
+    ).format(
+        q=q, total=total, df=df, any_term=any_term, idf=idf, score=score,
+        acl=sql.SQL(" AND d.acl && %s::text[]") if acl else sql.SQL(""),
+    )
+
+
+# -- migrations ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationReport:
+    """Where a schema stands: versions applied before, those applied now, the language."""
+
+    location: str
+    before: int
+    applied: tuple[str, ...]
+    pending: tuple[str, ...]
+    language: str | None
+    reindexed: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.before + len(self.applied)
+
+
+def _current_schema(conn: psycopg.Connection[Any], location: str) -> str:
+    row = conn.execute("SELECT current_schema()").fetchone()
+    if row is None or row[0] is None:
+        raise StoreError(
+            f"{location}: the search_path names no existing schema",
+            hint="CREATE SCHEMA it first, or drop options=-csearch_path from the URL",
+        )
+    return str(row[0])
+
+
+def _applied(conn: psycopg.Connection[Any]) -> int:
+    row = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+    if not row or not row[0]:
+        return 0
+    found = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+    return int(found[0]) if found else 0
+
+
+def _language(conn: psycopg.Connection[Any]) -> str | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'search_language'").fetchone()
+    return str(row[0]) if row else None
+
+
+def _check_language(conn: psycopg.Connection[Any], language: str) -> None:
+    if conn.execute("SELECT 1 FROM pg_ts_config WHERE cfgname = %s", (language,)).fetchone():
+        return
+    known = [r[0] for r in conn.execute("SELECT cfgname FROM pg_ts_config ORDER BY 1")]
+    raise StoreError(
+        f"PostgreSQL has no text search configuration {language!r}",
+        hint="set search_language to one of: " + ", ".join(known),
+    )
+
+
+def _set_language(conn: psycopg.Connection[Any], language: str) -> None:
+    """Rebuild the tsvector column and its index for another configuration."""
+    tsv = sql.SQL(_TSV).format(language=sql.Literal(language))
+    conn.execute("DROP INDEX IF EXISTS passages_tsv")
+    conn.execute("ALTER TABLE passages DROP COLUMN tsv")
+    conn.execute(
+        sql.SQL("ALTER TABLE passages ADD COLUMN tsv tsvector GENERATED ALWAYS AS ({}) STORED").format(tsv)
+    )
+    conn.execute("CREATE INDEX passages_tsv ON passages USING gin (tsv)")
+    conn.execute(
+        "INSERT INTO meta VALUES ('search_language', %s)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (language,),
+    )
+
+
+def _prepare(
+    conn: psycopg.Connection[Any],
+    location: str,
+    *,
+    create: bool,
+    language: str,
+    reindex: bool,
+    notify: Callable[[str], None],
+) -> MigrationReport:
+    """Apply pending migrations under a schema-wide advisory lock (autocommit ``conn``)."""
+    schema = _current_schema(conn, location)
+    conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (f"tether-migrate:{schema}",))
+    try:
+        before = _applied(conn)
+        if before > SCHEMA_VERSION:
+            raise StoreError(
+                f"store {location} has schema {before}, newer than this Tether ({SCHEMA_VERSION})",
+                hint="upgrade tether",
+            )
+        if before == 0 and not create:
+            raise StoreError(
+                f"no Tether schema in {location}",
+                hint=f"create it: tether migrate --db {location} (or ingest documents first)",
+            )
+        pending = [m for m in MIGRATIONS if m.version > before]
+        if pending:
+            _check_language(conn, language)
+            names = ", ".join(f"{m.version:04d}_{m.name}" for m in pending)
+            notify(f"applying schema migrations to {location} (schema {schema}): {names}")
+        for migration in pending:
+            with conn.transaction():
+                conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY,"
+                    " name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+                )
+                conn.execute(sql.SQL(migration.sql).format(language=sql.Literal(language)))  # type: ignore[arg-type]
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
+                    (migration.version, migration.name),
+                )
+                conn.execute(
+                    "INSERT INTO meta VALUES ('schema_version', %s)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (str(migration.version),),
+                )
+        stored = _language(conn)
+        reindexed = False
+        if stored != language:
+            if not reindex:
+                raise StoreError(
+                    f"store {location} is indexed for text search language {stored!r},"
+                    f" but search_language is {language!r}",
+                    hint=f"set search_language = {stored!r}, or rebuild the index: tether migrate --db {location}",
+                )
+            _check_language(conn, language)
+            notify(f"rebuilding the full-text index of {location} for {language!r} (was {stored!r})")
+            with conn.transaction():
+                _set_language(conn, language)
+            reindexed = True
+        return MigrationReport(
+            location=location,
+            before=before,
+            applied=tuple(f"{m.version:04d}_{m.name}" for m in pending),
+            pending=(),
+            language=language,
+            reindexed=reindexed,
+        )
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (f"tether-migrate:{schema}",))
+
+
+def _connect(url: str) -> psycopg.Connection[Any]:
+    try:
+        return psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.Error as exc:
+        raise StoreError(f"cannot connect to PostgreSQL at {redact(url)}: {_one_line(exc)}") from exc
+
+
+def migrate(
+    url: str, *, language: str = "english", notify: Callable[[str], None] = _stderr
+) -> MigrationReport:
+    """Bring the schema at ``url`` up to date (creating it if needed) and, if the
+    configured language differs from the indexed one, rebuild the full-text index."""
+    location = redact(url)
+    with _connect(url) as conn:
+        try:
+            return _prepare(conn, location, create=True, language=language, reindex=True, notify=notify)
+        except psycopg.Error as exc:
+            raise StoreError(f"migrating {location} failed: {_one_line(exc)}") from exc
+
+
+def migration_status(url: str) -> MigrationReport:
+    """What ``migrate`` would do, without doing it."""
+    location = redact(url)
+    with _connect(url) as conn:
+        try:
+            _current_schema(conn, location)
+            before = _applied(conn)
+            language = _language(conn) if before else None
+        except psycopg.Error as exc:
+            raise StoreError(f"reading the schema of {location} failed: {_one_line(exc)}") from exc
+    pending = tuple(f"{m.version:04d}_{m.name}" for m in MIGRATIONS if m.version > before)
+    return MigrationReport(location, before, (), pending, language)
+
+
+# -- the store ----------------------------------------------------------------------
+
+
+class PostgresStore:
+    """The ``Store`` protocol on PostgreSQL, through a psycopg connection pool."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        create: bool = True,
+        language: str = "english",
+        pool_size: int = 8,
+        notify: Callable[[str], None] = _stderr,
+    ) -> None:
+        self.url = url
+        self.path = redact(url)  # what messages show, like SQLite's file path
+        self.language = language
+        self.scorer = SCORER if language == "english" else f"{SCORER}:{language}"
+        with _connect(url) as conn:
+            try:
+                _prepare(conn, self.path, create=create, language=language, reindex=False, notify=notify)
+            except psycopg.Error as exc:
+                raise StoreError(f"cannot open store {self.path}: {_one_line(exc)}") from exc
+        self._pool: ConnectionPool[psycopg.Connection[DictRow]] = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max(1, pool_size),
+            kwargs={"row_factory": dict_row, "connect_timeout": 10},
+            timeout=30.0,
+            name="tether",
+            open=True,
+        )
+
+    @contextmanager
+    def transaction(self, *, lock: str | None = None) -> Iterator[psycopg.Cursor[DictRow]]:
+        """One transaction on a pooled connection: committed on success, rolled back on
+        any error. ``lock`` names a document whose writers must wait for this one."""
+        try:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                if lock is not None:
+                    cur.execute(
+                        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"tether-doc:{lock}",)
+                    )
+                yield cur
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL store {self.path}: {_one_line(exc)}") from exc
+
+    def _rows(self, query: str | sql.Composable, params: Sequence[Any] = ()) -> list[DictRow]:
+        with self.transaction() as cur:
+            cur.execute(query, params)  # type: ignore[arg-type]
+            return cur.fetchall()
+
+    # -- writing -----------------------------------------------------------------
+
+    def put(self, document: Document, version: Version, passages: Sequence[Passage]) -> str:
+        with self.transaction(lock=document.doc_id) as cur:
+            cur.execute("SELECT current_version FROM documents WHERE doc_id = %s", (document.doc_id,))
+            row = cur.fetchone()
+            if row is not None and row["current_version"] == version.version:
+                return "unchanged"
+            cur.execute(
+                "INSERT INTO documents VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+                " ON CONFLICT (doc_id) DO UPDATE SET source = excluded.source,"
+                " title = excluded.title, license = excluded.license,"
+                " fetched_at = excluded.fetched_at, media_type = excluded.media_type,"
+                " acl = excluded.acl, kind = excluded.kind, process = excluded.process,"
+                " current_version = excluded.current_version",
+                (
+                    document.doc_id,
+                    document.source,
+                    document.title,
+                    document.license,
+                    document.fetched_at,
+                    document.media_type,
+                    list(document.acl),
+                    document.kind,
+                    document.process,
+                    version.version,
+                ),
+            )
+            cur.execute(
+                "INSERT INTO versions VALUES (%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
+                (
+                    version.doc_id,
+                    version.version,
+                    version.text,
+                    version.extractor,
+                    version.created_at,
+                    json.dumps([[r.start, r.end, r.label] for r in version.regions]),
+                ),
+            )
+            self._replace_passages(cur, document.doc_id, passages)
+            return "ingested" if row is None else "updated"
+
+    def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> None:
+        """Re-segmentation: swap a document's indexed passages in one transaction."""
+        with self.transaction(lock=doc_id) as cur:
+            self._replace_passages(cur, doc_id, passages)
+
+    @staticmethod
+    def _replace_passages(
+        cur: psycopg.Cursor[DictRow], doc_id: str, passages: Sequence[Passage]
+    ) -> None:
+        cur.execute("DELETE FROM passages WHERE doc_id = %s", (doc_id,))
+        if not passages:
+            return
+        # COPY: one round trip for the whole document instead of one per passage.
+        with cur.copy(
+            'COPY passages (passage_id, doc_id, version, start, "end", kind, region, process,'
+            " flags, text) FROM STDIN"
+        ) as copy:
+            copy.set_types(
+                ["text", "text", "text", "int4", "int4", "text", "text", "text", "text[]", "text"]
+            )
+            for p in passages:
+                copy.write_row(
+                    (p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region,
+                     p.process, list(p.flags), p.text)
+                )
+
+    def delete_document(self, doc_id: str) -> bool:
+        with self.transaction(lock=doc_id) as cur:
+            cur.execute("DELETE FROM passages WHERE doc_id = %s", (doc_id,))
+            cur.execute("DELETE FROM versions WHERE doc_id = %s", (doc_id,))
+            cur.execute("DELETE FROM documents WHERE doc_id = %s", (doc_id,))
+            return cur.rowcount > 0
+
+    def record_answer(self, trace_id: str, created_at: str, payload: dict[str, Any]) -> None:
+        # JSON as text, not jsonb: jsonb rejects \u0000 and reorders keys.
+        with self.transaction() as cur:
+            cur.execute(
+                "INSERT INTO answers VALUES (%s, %s, %s) ON CONFLICT (trace_id) DO UPDATE"
+                " SET created_at = excluded.created_at, payload = excluded.payload",
+                (trace_id, created_at, json.dumps(payload, ensure_ascii=False)),
+            )
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as cur:
+            cur.execute(
+                "INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- reading -----------------------------------------------------------------
+
+    def search(
+        self, terms: Sequence[str], *, limit: int, principals: Sequence[str] | None = None
+    ) -> list[Hit]:
+        kept = [t for t in terms if t.strip()]
+        if not kept:
+            return []
+        args: list[Any] = list(kept)
+        if principals is not None:
+            args.append(list(principals))
+        args.append(limit)
+        statement = search_sql(len(kept), self.language, acl=principals is not None)
+        rows = self._rows(statement, args)
+        return [
+            Hit(_passage(row), _document(row, prefix="doc_"), float(row["score"]), rank)
+            for rank, row in enumerate(rows)
+        ]
+
+    def document(self, doc_id: str) -> Document | None:
+        rows = self._rows("SELECT * FROM documents WHERE doc_id = %s", (doc_id,))
+        return _document(rows[0]) if rows else None
+
+    def documents(self) -> list[Document]:
+        return [_document(r) for r in self._rows("SELECT * FROM documents ORDER BY source")]
+
+    def version(self, doc_id: str, version: str | None = None) -> Version | None:
+        if version is None:
+            rows = self._rows(
+                "SELECT v.* FROM versions v JOIN documents d"
+                " ON d.doc_id = v.doc_id AND d.current_version = v.version WHERE v.doc_id = %s",
+                (doc_id,),
+            )
+        else:
+            rows = self._rows(
+                "SELECT * FROM versions WHERE doc_id = %s AND version = %s", (doc_id, version)
+            )
+        if not rows:
+            return None
+        row = rows[0]
+        return Version(
+            doc_id=row["doc_id"],
+            version=row["version"],
+            text=row["text"],
+            extractor=row["extractor"],
+            created_at=row["created_at"],
+            regions=tuple(Region(s, e, label) for s, e, label in json.loads(row["regions"])),
+        )
+
+    def passages(self, doc_id: str, version: str) -> list[Passage]:
+        rows = self._rows(
+            "SELECT " + _PASSAGE_COLUMNS + " FROM passages p"
+            " WHERE p.doc_id = %s AND p.version = %s ORDER BY p.start",
+            (doc_id, version),
+        )
+        return [_passage(r) for r in rows]
+
+    def answer_record(self, trace_id: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT payload FROM answers WHERE trace_id = %s", (trace_id,))
+        return json.loads(rows[0]["payload"]) if rows else None  # type: ignore[no-any-return]
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._rows("SELECT value FROM meta WHERE key = %s", (key,))
+        return str(rows[0]["value"]) if rows else None
+
+    def counts(self) -> dict[str, int]:
+        tables = ("documents", "versions", "passages", "answers")
+        query = "SELECT " + ", ".join(f"(SELECT count(*) FROM {t}) AS {t}" for t in tables)
+        row = self._rows(query)[0]
+        return {t: int(row[t]) for t in tables}
+
+    def close(self) -> None:
+        self._pool.close()
