@@ -3,17 +3,13 @@
 A backend gives ``open()`` (a new handle on one store: several handles stand for
 several processes), ``location`` (what ``--db`` takes) and ``drop()``.
 
-PostgreSQL: the server is ``$TETHER_TEST_POSTGRES`` (default
-``postgresql://postgres@127.0.0.1:5432/test``). Every test gets a schema of its own
-with a random name, selected through the URL's ``search_path``, and dropped afterwards;
-whatever a crashed test left is dropped at the end of the run. When the server or
+PostgreSQL: every test gets a schema of its own (see ``postgres_url`` and
+``pg_schemas`` in tests/conftest.py), dropped afterwards. When the server or
 psycopg is missing, the postgres tests are skipped locally and fail under ``CI=true``.
 """
 
 from __future__ import annotations
 
-import os
-import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,13 +18,6 @@ import pytest
 
 from tether.store import Store
 from tether.store.sqlite import SQLiteStore
-
-POSTGRES_URL = os.environ.get("TETHER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-RUN_PREFIX = f"tether_test_{os.getpid()}_{secrets.token_hex(3)}_"
-
-
-def with_search_path(url: str, schema: str) -> str:
-    return url + ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}"
 
 
 class SQLiteBackend:
@@ -47,14 +36,8 @@ class SQLiteBackend:
 class PostgresBackend:
     name = "postgres"
 
-    def __init__(self, admin_url: str) -> None:
-        import psycopg
-
-        self.admin_url = admin_url
-        self.schema = RUN_PREFIX + secrets.token_hex(4)
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {self.schema}")
-        self.location = with_search_path(admin_url, self.schema)
+    def __init__(self, location: str) -> None:
+        self.location = location
 
     def open(self, **options: Any) -> Store:
         from tether.store.postgres import PostgresStore
@@ -63,38 +46,7 @@ class PostgresBackend:
         return PostgresStore(self.location, **options)
 
     def drop(self) -> None:
-        import psycopg
-
-        with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA IF EXISTS {self.schema} CASCADE")
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"PostgreSQL is required in CI: {reason}", pytrace=False)
-    pytest.skip(f"PostgreSQL not available ({reason}); CI=true makes this a failure")
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """The admin URL of a reachable server; skips (fails in CI) when there is none."""
-    try:
-        import psycopg
-        import psycopg_pool  # noqa: F401
-    except ModuleNotFoundError as exc:
-        _unavailable(f"{exc.name} is not installed: pip install -e '.[test]'")
-    try:
-        with psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=5):
-            pass
-    except psycopg.Error as exc:
-        _unavailable(f"cannot connect to {POSTGRES_URL}: {str(exc).strip().splitlines()[0]}")
-    yield POSTGRES_URL
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-        left = conn.execute(
-            "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (RUN_PREFIX,)
-        ).fetchall()
-        for (schema,) in left:
-            conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        pass  # the pg_schemas fixture drops the schema after the test
 
 
 def _sqlite(request: pytest.FixtureRequest, tmp_path: Path) -> SQLiteBackend:
@@ -102,7 +54,7 @@ def _sqlite(request: pytest.FixtureRequest, tmp_path: Path) -> SQLiteBackend:
 
 
 def _postgres(request: pytest.FixtureRequest, tmp_path: Path) -> PostgresBackend:
-    return PostgresBackend(request.getfixturevalue("postgres_url"))
+    return PostgresBackend(request.getfixturevalue("pg_schemas").new())
 
 
 BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Any]] = {
@@ -149,9 +101,9 @@ def store(backend: Handles) -> Store:
 
 
 @pytest.fixture
-def pg_backend(postgres_url: str) -> Iterator[Handles]:
+def pg_backend(pg_url: str) -> Iterator[Handles]:
     """A fresh PostgreSQL schema only, for tests of what SQLite does not have."""
-    handles = Handles(PostgresBackend(postgres_url))
+    handles = Handles(PostgresBackend(pg_url))
     try:
         yield handles
     finally:

@@ -17,7 +17,7 @@ from ._common import cli
 __all__ = ["cli", "main"]
 
 # Importing registers the commands on ``cli``.
-from . import ask, demo, ingest, verify  # noqa: E402,F401
+from . import ask, demo, ingest, migrate, verify  # noqa: E402,F401
 
 
 def _fail(message: str, code: int) -> None:

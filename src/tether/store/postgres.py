@@ -246,7 +246,7 @@ def _prepare(
         if before == 0 and not create:
             raise StoreError(
                 f"no Tether schema in {location}",
-                hint=f"create it: tether migrate --db {location} (or ingest documents first)",
+                hint=f"create it with 'tether migrate --db URL', or ingest documents first",
             )
         pending = [m for m in MIGRATIONS if m.version > before]
         if pending:
