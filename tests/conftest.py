@@ -32,6 +32,21 @@ def _postgres_unavailable(reason: str) -> None:
     pytest.skip(f"PostgreSQL not available ({reason}); CI=true makes this a failure")
 
 
+def _create_database(url: str) -> None:
+    """The server is there but the database is not: create it from the server's
+    maintenance database (CI machines start with a bare server)."""
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    name = str(conninfo_to_dict(url).get("dbname") or "")
+    try:
+        with psycopg.connect(make_conninfo(url, dbname="postgres"), autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.Error as exc:
+        _postgres_unavailable(f"cannot create database {name!r}: {str(exc).strip().splitlines()[0]}")
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """The admin URL of a reachable server; skips (fails in CI) when there is none."""
@@ -43,8 +58,10 @@ def postgres_url() -> Iterator[str]:
     try:
         with psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=5):
             pass
-    except psycopg.Error as exc:
-        _postgres_unavailable(f"cannot connect to {POSTGRES_URL}: {str(exc).strip().splitlines()[0]}")
+    except psycopg.OperationalError as exc:
+        if "does not exist" not in str(exc):
+            _postgres_unavailable(f"cannot connect to {POSTGRES_URL}: {str(exc).strip().splitlines()[0]}")
+        _create_database(POSTGRES_URL)
     yield POSTGRES_URL
     with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
         left = conn.execute(

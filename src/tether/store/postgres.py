@@ -259,7 +259,7 @@ def _prepare(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY,"
                     " name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
                 )
-                conn.execute(sql.SQL(migration.sql).format(language=sql.Literal(language)))  # type: ignore[arg-type]
+                conn.execute(sql.SQL(migration.sql).format(language=sql.Literal(language)))
                 conn.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
                     (migration.version, migration.name),
@@ -532,7 +532,7 @@ class PostgresStore:
 
     def answer_record(self, trace_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT payload FROM answers WHERE trace_id = %s", (trace_id,))
-        return json.loads(rows[0]["payload"]) if rows else None  # type: ignore[no-any-return]
+        return json.loads(rows[0]["payload"]) if rows else None
 
     def get_meta(self, key: str) -> str | None:
         rows = self._rows("SELECT value FROM meta WHERE key = %s", (key,))
