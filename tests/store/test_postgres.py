@@ -191,8 +191,8 @@ def test_search_sql_binds_every_term_and_rejects_none():
     text = pg.search_sql(3, "english", acl=True).as_string(None)
     assert text.count("plainto_tsquery('english'::regconfig, %s)") == 3
     assert text.count("%s") == 3 + 1 + 1  # terms, principals, limit
-    assert "d.acl && %s::text[]" in text
-    assert "d.acl &&" not in pg.search_sql(1, "english", acl=False).as_string(None)
+    assert "p.acl && %s::text[]" in text
+    assert "p.acl &&" not in pg.search_sql(1, "english", acl=False).as_string(None)
 
 
 def test_stop_words_alone_match_nothing_without_error(pg_backend):

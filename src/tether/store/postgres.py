@@ -114,45 +114,48 @@ def _passage(row: DictRow) -> Passage:
 def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
     """The ranking query for ``terms`` question terms, each one a bound parameter (as
     ``plainto_tsquery``), so user text never reaches tsquery syntax. Parameters: the
-    terms, then the principals array when ``acl``, then the limit."""
+    terms, then the principals array when ``acl``, then the limit.
+
+    One pass over the matching passages computes each term's ts_rank and whether it
+    matched; counting those gives each term's document frequency (over every match,
+    readable or not, so scores do not depend on the caller); only the top rows are
+    joined to passages' text and documents.
+    """
     if terms < 1:
         raise ValueError("search_sql needs at least one term")
-    cfg = sql.Literal(language)
-    ids = range(terms)
-    q = sql.SQL(", ").join(
-        sql.SQL("plainto_tsquery({}::regconfig, %s) AS q{}").format(cfg, sql.SQL(str(i)))
+    ids = [sql.SQL(str(i)) for i in range(terms)]
+
+    def each(template: str, sep: str = ", ") -> sql.Composed:
+        return sql.SQL(sep).join(sql.SQL(template).format(i) for i in ids)
+
+    queries = sql.SQL(", ").join(
+        sql.SQL("plainto_tsquery({}::regconfig, %s) AS q{}").format(sql.Literal(language), i)
         for i in ids
-    )
-    any_term = sql.SQL(" || ").join(sql.SQL("q.q{}").format(sql.SQL(str(i))) for i in ids)
-    df = sql.SQL(", ").join(
-        sql.SQL("count(*) FILTER (WHERE p.tsv @@ q.q{0}) AS d{0}").format(sql.SQL(str(i)))
-        for i in ids
-    )
-    idf = sql.SQL(", ").join(
-        sql.SQL("ln(1 + (c.n - c.d{0} + 0.5) / (c.d{0} + 0.5)) AS w{0}").format(sql.SQL(str(i)))
-        for i in ids
-    )
-    score = sql.SQL(" + ").join(
-        sql.SQL("w.w{0} * ts_rank(p.tsv, q.q{0})").format(sql.SQL(str(i))) for i in ids
-    )
-    # n: the planner's and the statistics' passage counts, never below the matches.
-    total = sql.SQL(
-        "(SELECT greatest(c.reltuples::bigint, pg_stat_get_live_tuples(c.oid))"
-        " FROM pg_class c WHERE c.oid = 'passages'::regclass)"
     )
     return sql.SQL(
-        "WITH q AS MATERIALIZED (SELECT {q}),"
-        " c AS MATERIALIZED (SELECT greatest(count(*), {total})::float8 AS n, {df}"
+        "WITH q AS MATERIALIZED (SELECT {queries}),"
+        " m AS MATERIALIZED (SELECT p.id, {allowed} AS allowed, {per_term}"
         " FROM passages p, q WHERE p.tsv @@ ({any_term})),"
-        " w AS MATERIALIZED (SELECT {idf} FROM c)"
+        " df AS MATERIALIZED (SELECT count(*)::float8 AS matched, {df} FROM m),"
+        # n: the planner's and the statistics' passage counts, never below the matches.
+        " n AS MATERIALIZED (SELECT greatest(df.matched, (SELECT"
+        " greatest(c.reltuples, pg_stat_get_live_tuples(c.oid))::float8 FROM pg_class c"
+        " WHERE c.oid = 'passages'::regclass)) AS n FROM df),"
+        " w AS MATERIALIZED (SELECT {idf} FROM df, n),"
+        " top AS (SELECT m.id, {score} AS score FROM m, w WHERE m.allowed"
+        " ORDER BY score DESC, m.id LIMIT %s)"
         " SELECT " + _PASSAGE_COLUMNS + ", d.source, d.title, d.license, d.fetched_at,"
-        " d.media_type, d.acl, d.kind AS doc_kind, d.process AS doc_process, {score} AS score"
-        " FROM q, w, passages p JOIN documents d ON d.doc_id = p.doc_id"
-        " WHERE p.tsv @@ ({any_term}){acl}"
-        " ORDER BY score DESC, p.id LIMIT %s"
+        " d.media_type, d.acl, d.kind AS doc_kind, d.process AS doc_process, top.score"
+        " FROM top JOIN passages p ON p.id = top.id JOIN documents d ON d.doc_id = p.doc_id"
+        " ORDER BY top.score DESC, top.id"
     ).format(
-        q=q, total=total, df=df, any_term=any_term, idf=idf, score=score,
-        acl=sql.SQL(" AND d.acl && %s::text[]") if acl else sql.SQL(""),
+        queries=queries,
+        allowed=sql.SQL("p.acl && %s::text[]") if acl else sql.SQL("true"),
+        per_term=each("ts_rank(p.tsv, q.q{0}) AS r{0}, p.tsv @@ q.q{0} AS h{0}"),
+        any_term=each("q.q{}", " || "),
+        df=each("count(*) FILTER (WHERE m.h{0})::float8 AS d{0}"),
+        idf=each("ln(1 + (n.n - df.d{0} + 0.5) / (df.d{0} + 0.5)) AS w{0}"),
+        score=each("w.w{0} * m.r{0}", " + "),
     )
 
 
@@ -436,18 +439,24 @@ class PostgresStore:
         cur.execute("DELETE FROM passages WHERE doc_id = %s", (doc_id,))
         if not passages:
             return
+        cur.execute("SELECT acl FROM documents WHERE doc_id = %s", (doc_id,))
+        row = cur.fetchone()
+        if row is None:
+            raise StoreError(f"no document {doc_id} to index passages for")
+        acl = list(row["acl"])
         # COPY: one round trip for the whole document instead of one per passage.
         with cur.copy(
             'COPY passages (passage_id, doc_id, version, start, "end", kind, region, process,'
-            " flags, text) FROM STDIN"
+            " flags, text, acl) FROM STDIN"
         ) as copy:
             copy.set_types(
-                ["text", "text", "text", "int4", "int4", "text", "text", "text", "text[]", "text"]
+                ["text", "text", "text", "int4", "int4", "text", "text", "text", "text[]", "text",
+                 "text[]"]
             )
             for p in passages:
                 copy.write_row(
                     (p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region,
-                     p.process, list(p.flags), p.text)
+                     p.process, list(p.flags), p.text, acl)
                 )
 
     def delete_document(self, doc_id: str) -> bool:

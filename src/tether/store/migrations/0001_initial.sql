@@ -32,7 +32,9 @@ CREATE TABLE versions (
 -- Only passages of current versions live here. passage_id is a hint derived from
 -- (version, range), so two documents with identical text share ids: unique per doc.
 -- Digits joined by "." or "," are split before indexing ("64.7" -> "64 7") to match
--- how questions are turned into terms (and how the SQLite index tokenizes).
+-- how questions are turned into terms (and how the SQLite index tokenizes). acl is
+-- the document's, copied with every write of its passages, so search filters and
+-- ranks on this table alone and joins documents for the top rows only.
 CREATE TABLE passages (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     passage_id text NOT NULL,
@@ -45,6 +47,7 @@ CREATE TABLE passages (
     process text,
     flags text[] NOT NULL,
     text text NOT NULL,
+    acl text[] NOT NULL,
     tsv tsvector GENERATED ALWAYS AS (
         to_tsvector({language}::regconfig, regexp_replace(text, '([0-9])[.,](?=[0-9])', E'\\1 ', 'g'))
     ) STORED,
