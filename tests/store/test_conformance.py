@@ -153,6 +153,13 @@ def test_retrieval_stems_and_matches_figures_as_questions_split_them(store):
     assert store.search([], limit=5) == [] and store.search(["  "], limit=5) == []
 
 
+def test_a_question_with_hundreds_of_terms_still_searches(store):
+    store.put(*_doc())
+    terms = [f"word{i}" for i in range(600)] + ["methanol"]
+    hits = store.search(terms, limit=5)
+    assert [h.document.source for h in hits] == ["https://ex.org/methanol"]
+
+
 def test_limit_is_respected(store):
     text = " ".join(f"Sentence {i} about methanol." for i in range(30))
     store.put(*_doc(text=text, max_chars=40))

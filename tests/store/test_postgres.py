@@ -193,6 +193,9 @@ def test_search_sql_binds_every_term_and_rejects_none():
     assert text.count("%s") == 3 + 1 + 1  # terms, principals, limit
     assert "p.acl && %s::text[]" in text
     assert "p.acl &&" not in pg.search_sql(1, "english", acl=False).as_string(None)
+    wide = pg.search_sql(500, "english", acl=False).as_string(None)
+    assert wide.count("%s") == 500 + 1
+    assert f"AS q{pg.MAX_TERM_GROUPS - 1}" in wide and f"AS q{pg.MAX_TERM_GROUPS}" not in wide
 
 
 def test_stop_words_alone_match_nothing_without_error(pg_backend):

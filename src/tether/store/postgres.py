@@ -57,6 +57,8 @@ SCORER = "postgres-tsvector-idf-ts_rank"
 # ``set_language`` rebuilds the column with it (a test pins the two as equal).
 _TSV = "to_tsvector({language}::regconfig, regexp_replace(text, '([0-9])[.,](?=[0-9])', E'\\\\1 ', 'g'))"
 
+MAX_TERM_GROUPS = 32
+
 _PASSAGE_COLUMNS = (
     'p.passage_id, p.doc_id, p.version, p.start, p."end", p.kind, p.region, p.process,'
     " p.flags, p.text"
@@ -123,14 +125,20 @@ def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
     """
     if terms < 1:
         raise ValueError("search_sql needs at least one term")
-    ids = [sql.SQL(str(i)) for i in range(terms)]
+    # Each term is a group of its own, up to MAX_TERM_GROUPS; terms past that share
+    # the last group (one frequency, one weight), keeping the statement's width bounded
+    # (PostgreSQL allows 1,664 columns) for however long a question is.
+    sizes = [1] * min(terms, MAX_TERM_GROUPS)
+    sizes[-1] += terms - len(sizes)
+    ids = [sql.SQL(str(i)) for i in range(len(sizes))]
 
     def each(template: str, sep: str = ", ") -> sql.Composed:
         return sql.SQL(sep).join(sql.SQL(template).format(i) for i in ids)
 
+    one = sql.SQL("plainto_tsquery({}::regconfig, %s)").format(sql.Literal(language))
     queries = sql.SQL(", ").join(
-        sql.SQL("plainto_tsquery({}::regconfig, %s) AS q{}").format(sql.Literal(language), i)
-        for i in ids
+        sql.SQL("{} AS q{}").format(sql.SQL(" || ").join([one] * size), i)
+        for i, size in zip(ids, sizes)
     )
     return sql.SQL(
         "WITH q AS MATERIALIZED (SELECT {queries}),"
