@@ -6,3 +6,106 @@ from tether.config import Settings
 @pytest.fixture
 def settings() -> Settings:
     return Settings()
+
+
+# -- PostgreSQL ----------------------------------------------------------------------
+# The server is $TETHER_TEST_POSTGRES (default: the local one, trust auth). Each test
+# that asks for ``pg_url`` gets a schema of its own with a random name, selected by the
+# URL's search_path, dropped afterwards; what a crashed test left is dropped at the end
+# of the run. Without a server (or psycopg) those tests skip locally, fail under CI=true.
+
+import os  # noqa: E402
+import secrets  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+POSTGRES_URL = os.environ.get("TETHER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+PG_RUN_PREFIX = f"tether_test_{os.getpid()}_{secrets.token_hex(3)}_"
+
+
+def with_search_path(url: str, schema: str) -> str:
+    return url + ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}"
+
+
+def _postgres_unavailable(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"PostgreSQL is required in CI: {reason}", pytrace=False)
+    pytest.skip(f"PostgreSQL not available ({reason}); CI=true makes this a failure")
+
+
+def _create_database(url: str) -> None:
+    """The server is there but the database is not: create it from the server's
+    maintenance database (CI machines start with a bare server)."""
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    name = str(conninfo_to_dict(url).get("dbname") or "")
+    try:
+        with psycopg.connect(make_conninfo(url, dbname="postgres"), autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.Error as exc:
+        _postgres_unavailable(f"cannot create database {name!r}: {str(exc).strip().splitlines()[0]}")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """The admin URL of a reachable server; skips (fails in CI) when there is none."""
+    try:
+        import psycopg
+        import psycopg_pool  # noqa: F401
+    except ModuleNotFoundError as exc:
+        _postgres_unavailable(f"{exc.name} is not installed: pip install -e '.[test]'")
+    try:
+        with psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=5):
+            pass
+    except psycopg.OperationalError as exc:
+        if "does not exist" not in str(exc):
+            _postgres_unavailable(f"cannot connect to {POSTGRES_URL}: {str(exc).strip().splitlines()[0]}")
+        _create_database(POSTGRES_URL)
+    yield POSTGRES_URL
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+        left = conn.execute(
+            "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (PG_RUN_PREFIX,)
+        ).fetchall()
+        for (schema,) in left:
+            conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+class PgSchemas:
+    """Fresh schemas on the test server; ``new()`` gives a URL selecting one."""
+
+    def __init__(self, admin_url: str) -> None:
+        self.admin_url = admin_url
+        self.created: list[str] = []
+
+    def new(self) -> str:
+        import psycopg
+
+        schema = PG_RUN_PREFIX + secrets.token_hex(4)
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        self.created.append(schema)
+        return with_search_path(self.admin_url, schema)
+
+    def drop_all(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            for schema in self.created:
+                conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+@pytest.fixture
+def pg_schemas(postgres_url: str) -> Iterator[PgSchemas]:
+    """Schemas for this test, dropped afterwards (close stores on them first)."""
+    schemas = PgSchemas(postgres_url)
+    try:
+        yield schemas
+    finally:
+        schemas.drop_all()
+
+
+@pytest.fixture
+def pg_url(pg_schemas: PgSchemas) -> str:
+    """A URL whose search_path is a fresh, empty schema (dropped afterwards)."""
+    return pg_schemas.new()

@@ -21,7 +21,7 @@ from .answercheck import anchors, check_answer, sentence_answers
 from .attribute import evidence_from_hits, evidence_from_texts
 from .calibrate import Threshold, resolve_threshold
 from .cite import Resolution, answer_citations, resolve, resolve_trace
-from .config import Settings, default_db_path, load_settings
+from .config import Settings, default_db_location, load_settings
 from .errors import ProviderError
 from .generate import Generator, load_generator
 from .generate.llm import LLM_GENERATORS, settings_options
@@ -67,7 +67,9 @@ class Tether:
         create: bool = True,
     ) -> None:
         self.settings = settings or load_settings()
-        self.store = store or open_store(Path(db) if db else default_db_path(), create=create)
+        self.store = store or open_store(
+            db if db else default_db_location(), create=create, settings=self.settings
+        )
         self._generators: dict[str, Generator] = {}
         self._threshold: Threshold | None = None
 

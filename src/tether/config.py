@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["Settings", "default_db_path", "load_settings"]
+__all__ = ["Settings", "default_db_location", "default_db_path", "load_settings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,13 @@ class Settings:
     # 504 (or an ``error`` event mid-stream) and its work is stopped, so one slow
     # request cannot hold a worker thread for ever.
     request_timeout_s: float = 30.0
+    # PostgreSQL text search configuration (stemming, stop words) of the full-text
+    # index. Fixed when the schema is created; changing it needs `tether migrate`,
+    # which rebuilds the index. SQLite's FTS5 porter tokenizer ignores it.
+    search_language: str = "english"
+    # Connections each process keeps to PostgreSQL: one per concurrent request is
+    # enough; more only loads the server (its max_connections is shared by replicas).
+    postgres_pool_size: int = 8
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -158,3 +165,12 @@ def default_db_path() -> Path:
         return Path(env)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "tether" / "tether.db"
+
+
+def default_db_location() -> str | Path:
+    """Like ``default_db_path``, but a ``postgresql://`` URL in ``$TETHER_DB`` is kept
+    as text (a ``Path`` would fold its ``//``)."""
+    env = os.environ.get("TETHER_DB")
+    if env and env.startswith(("postgresql://", "postgres://")):
+        return env
+    return default_db_path()

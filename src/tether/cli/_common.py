@@ -32,7 +32,7 @@ def db_option(func: F) -> F:
         "--db",
         type=click.Path(dir_okay=False),
         default=None,
-        help=f"Store file (default: $TETHER_DB or {default_db_path()}).",
+        help=f"Store: a SQLite file or a postgresql:// URL (default: $TETHER_DB or {default_db_path()}).",
     )(func)
 
 

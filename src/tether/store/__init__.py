@@ -1,7 +1,8 @@
 """Store/index stage: documents, versions, passages and a full-text index.
 
 ``Store`` is the one interface every backend implements (SQLite embedded by default).
-``open_store`` picks the backend from the location: a filesystem path is SQLite.
+``open_store`` picks the backend from the location: a filesystem path is SQLite, a
+``postgresql://`` URL is PostgreSQL (the optional extra ``tether[postgres]``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..config import Settings
 from ..records import Citation, Document, Hit, Passage, Version
 
-__all__ = ["ApiKey", "Collected", "PutResult", "Store", "open_store"]
+__all__ = [
+    "POSTGRES_SCHEMES", "ApiKey", "Collected", "PutResult", "Store", "is_postgres_url", "open_store",
+]
 
 PutResult = str  # "ingested" | "updated" | "unchanged"
 
@@ -160,8 +164,31 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-def open_store(location: str | os.PathLike[str], *, create: bool = True) -> Store:
-    """Open the store at ``location`` (a path: SQLite)."""
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(location: object) -> bool:
+    return isinstance(location, str) and location.startswith(POSTGRES_SCHEMES)
+
+
+def open_store(
+    location: str | os.PathLike[str],
+    *,
+    create: bool = True,
+    settings: Settings | None = None,
+) -> Store:
+    """Open the store at ``location``: a ``postgresql://`` URL is PostgreSQL (its schema
+    migrated on first use), anything else a SQLite file path."""
+    if is_postgres_url(location):
+        from .postgres import PostgresStore  # raises MissingExtra without psycopg
+
+        settings = settings or Settings()
+        return PostgresStore(
+            str(location),
+            create=create,
+            language=settings.search_language,
+            pool_size=settings.postgres_pool_size,
+        )
     from .sqlite import SQLiteStore
 
     return SQLiteStore(location, create=create)
