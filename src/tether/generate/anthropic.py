@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import MissingExtra, ProviderError
-from .llm import LLMGenerator, ProviderConfig, provider_config, translate_error
+from .llm import LLMGenerator, ProviderConfig, translate_error
 
 __all__ = ["AnthropicChat", "AnthropicGenerator"]
 
@@ -119,26 +119,6 @@ class AnthropicGenerator(LLMGenerator):
     """Answers drafted by Claude, verified sentence by sentence."""
 
     name = "anthropic"
-
-    def __init__(
-        self,
-        *,
-        model: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        timeout: float = 30.0,
-        max_retries: int = 2,
-        max_tokens: int = 1024,
-    ) -> None:
-        _sdk()  # a missing extra is the first thing to fix
-        config = provider_config(
-            "anthropic",
-            key_env="ANTHROPIC_API_KEY",
-            model=model,
-            base_url=base_url,
-            api_key=api_key,
-            timeout=timeout,
-            max_retries=max_retries,
-            max_tokens=max_tokens,
-        )
-        super().__init__(AnthropicChat(config))
+    key_env = "ANTHROPIC_API_KEY"
+    sdk = staticmethod(_sdk)
+    chat = AnthropicChat

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlparse
@@ -210,10 +210,35 @@ class LLMGenerator:
     """
 
     name = "llm"
+    # Each provider names its key variable, its SDK loader (a missing extra must be
+    # the first error a user sees) and its client.
+    key_env = ""
+    sdk: Callable[[], Any] = staticmethod(lambda: None)
+    chat: Callable[[ProviderConfig], ChatClient]
 
-    def __init__(self, client: ChatClient) -> None:
-        self.client = client
-        self.model = client.model
+    def __init__(
+        self,
+        *,
+        model: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        max_tokens: int = 1024,
+    ) -> None:
+        self.sdk()
+        config = provider_config(
+            self.name,
+            key_env=self.key_env,
+            model=model,
+            base_url=base_url,
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            max_tokens=max_tokens,
+        )
+        self.client = type(self).chat(config)
+        self.model = self.client.model
 
     def generate(
         self, question: str, hits: Sequence[Hit], *, steering: str | None = None

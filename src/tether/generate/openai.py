@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import MissingExtra, ProviderError
-from .llm import LLMGenerator, ProviderConfig, provider_config, translate_error
+from .llm import LLMGenerator, ProviderConfig, translate_error
 
 __all__ = ["OpenAIChat", "OpenAIGenerator"]
 
@@ -118,26 +118,6 @@ class OpenAIGenerator(LLMGenerator):
     """Answers drafted by an OpenAI-compatible chat model, verified sentence by sentence."""
 
     name = "openai"
-
-    def __init__(
-        self,
-        *,
-        model: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        timeout: float = 30.0,
-        max_retries: int = 2,
-        max_tokens: int = 1024,
-    ) -> None:
-        _sdk()  # a missing extra is the first thing to fix
-        config = provider_config(
-            "openai",
-            key_env="OPENAI_API_KEY",
-            model=model,
-            base_url=base_url,
-            api_key=api_key,
-            timeout=timeout,
-            max_retries=max_retries,
-            max_tokens=max_tokens,
-        )
-        super().__init__(OpenAIChat(config))
+    key_env = "OPENAI_API_KEY"
+    sdk = staticmethod(_sdk)
+    chat = OpenAIChat
