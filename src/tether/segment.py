@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from .records import Region
 
-__all__ = ["Span", "passage_spans", "region_label", "sentence_spans", "split_sentences"]
+__all__ = [
+    "Span", "is_abbreviation", "passage_spans", "region_label", "sentence_spans", "split_sentences",
+]
 
 # Words whose trailing period does not end a sentence.
 _ABBREVIATIONS = frozenset(
@@ -52,7 +54,8 @@ class Span:
     end: int
 
 
-def _is_abbreviation(text: str, stop_at: int) -> bool:
+def is_abbreviation(text: str, stop_at: int) -> bool:
+    """Whether the period at ``stop_at`` closes an abbreviation or an initial."""
     match = _WORD_BEFORE.search(text, max(0, stop_at - 10), stop_at)
     if not match:
         return False
@@ -70,7 +73,7 @@ def _raw_breaks(text: str) -> Iterator[int]:
     for match in _BOUNDARY.finditer(text):
         if match.group("stop"):
             stop_at = match.start("stop")
-            if text[stop_at] == "." and _is_abbreviation(text, stop_at):
+            if text[stop_at] == "." and is_abbreviation(text, stop_at):
                 continue
             yield match.end("stop")
         elif match.group("line"):

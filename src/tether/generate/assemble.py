@@ -25,16 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..segment import is_abbreviation
+
 __all__ = ["AssembledSentence", "SentenceAssembler", "parse_markers"]
 
-# Words whose trailing period does not end a sentence (kept in step with segment.py).
-_ABBREVIATIONS = frozenset(
-    """
-    e.g i.e etc vs cf approx ca no nos fig figs eq dr mr mrs ms prof st jr sr inc ltd co corp
-    dept est vol p pp ed eds al jan feb mar apr jun jul aug sep sept oct nov dec mt ft
-    u.s u.k a.m p.m
-    """.split()
-)
 _CANDIDATE = re.compile(r"[.!?…]|\n")
 _STOP_RUN = re.compile(r"[.!?…]+[\"'”’)]*")
 _MARKER_BODY = r"\d{1,3}(?:\s*(?:,|;|–|-|and)\s*\d{1,3})*"
@@ -42,7 +36,6 @@ _MARKER = re.compile(r"\[\s*(" + _MARKER_BODY + r")\s*\]")
 _TRAILING_MARKERS = re.compile(r"(?:[ \t]*\[\s*" + _MARKER_BODY + r"\s*\])*")
 # A "[" at the end of the buffer that may still grow into a marker: wait for it.
 _MARKER_PREFIX = re.compile(r"\[[\d\s,;–\-and]*$")
-_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]{0,9})$")
 _LEAD = re.compile(r"^(?:\s*(?:[-*+•>]|\d{1,3}[.)])\s+)+")
 _EMPHASIS = re.compile(r"\*\*|__|`")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?…])")
@@ -73,17 +66,6 @@ def parse_markers(body: str) -> list[int]:
         else:
             out.extend(int(n) for n in re.findall(r"\d+", part))
     return out
-
-
-def _is_abbreviation(text: str, stop_at: int) -> bool:
-    match = _WORD_BEFORE.search(text, max(0, stop_at - 10), stop_at)
-    if not match:
-        return False
-    word = match.group(1).lower().rstrip(".")
-    if word in _ABBREVIATIONS:
-        return True
-    before = text[match.start() - 1] if match.start() else " "
-    return len(word) == 1 and text[match.start()].isupper() and before in " (\n"
 
 
 def _clean(raw: str) -> AssembledSentence | None:
@@ -211,6 +193,6 @@ class SentenceAssembler:
             return None  # a marker is still arriving; it belongs to this sentence
         if head.islower():
             return False  # "approx. value", "ca. five"
-        if buf[at] == "." and stop_end - at == 1 and _is_abbreviation(buf, at):
+        if buf[at] == "." and stop_end - at == 1 and is_abbreviation(buf, at):
             return False
         return True
