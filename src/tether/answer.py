@@ -13,8 +13,7 @@ import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from . import ids
 from .answercheck import anchors, check_answer, sentence_answers
@@ -27,13 +26,17 @@ from .generate import Generator, load_generator
 from .generate.llm import LLM_GENERATORS, settings_options
 from .guard import attribute_statements, judge_draft
 from .ingest import IngestResult, Metadata, ingest_file, iter_files
+from .judges import load_judge
 from .modes import ModesSpec, resolve_modes
+from .monitor import measure_answer, metrics_time
 from .probe import probe_retrieved, steering_text
 from .records import Answer, AnswerSentence, Citation, Draft, Dropped, Hit, to_json
-from .monitor import measure_answer, metrics_time
 from .retrieve import retrieve
 from .segment import sentence_spans, split_sentences
 from .store import Store, open_store
+from .verify.judge import Judge
+
+_UNSET = object()
 
 __all__ = ["Event", "Tether", "verify_answer"]
 
@@ -72,6 +75,7 @@ class Tether:
         )
         self._generators: dict[str, Generator] = {}
         self._threshold: Threshold | None = None
+        self._judge: object = _UNSET
 
     def __enter__(self) -> Tether:
         return self
@@ -95,6 +99,12 @@ class Tether:
         ]
 
     # -- answer ------------------------------------------------------------------
+
+    def judge(self) -> Judge | None:
+        """The model judge the ``judge`` setting names, loaded on first use."""
+        if self._judge is _UNSET:
+            self._judge = load_judge(self.settings)
+        return cast(Judge | None, self._judge)
 
     def generator(self, name: str | None = None, **options: Any) -> Generator:
         name = name or self.settings.generator
@@ -185,7 +195,10 @@ class Tether:
                     continue
                 seen.add(text)
                 drafts.append(draft)
-                outcome, note = judge_draft(draft, evidence, settings=self.settings, modes=in_force)
+                outcome, note = judge_draft(
+                    draft, evidence, settings=self.settings, modes=in_force,
+                    judge=self.judge() if in_force["judge"] != "off" else None,
+                )
                 if note:
                     shadow.append(note)
                 if not isinstance(outcome, AnswerSentence):
@@ -331,7 +344,7 @@ def _shadow_entry(
             "suppressed": "refusal", "text": f"No answer [{note['layer']}]: {note['reason']}.",
         }
     reasons = note.get("reasons", "")
-    gate = "figures" if "shadow:figure" in reasons else "contradiction"
+    gate = note.get("gate") or ("figures" if "shadow:figure" in reasons else "contradiction")
     return {
         "created_at": created_at, "trace_id": trace_id, "question": question,
         "gate": gate, "layer": "guard",

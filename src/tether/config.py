@@ -93,6 +93,14 @@ class Settings:
     # 504 (or an ``error`` event mid-stream) and its work is stopped, so one slow
     # request cannot hold a worker thread for ever.
     request_timeout_s: float = 30.0
+    # Optional model judge behind the lexical test: "" (none), "nli:DIR" (an ONNX NLI
+    # cross-encoder in a local directory, tether[nli]), "openai:MODEL" or
+    # "anthropic:MODEL" (an LLM judge through the generator settings' server). Its gate
+    # is "judge" in `modes`; by default it can only take support away.
+    judge: str = ""
+    # Let an entailment from the judge lift a lexically unsupported paraphrase to
+    # supported. Off: over-refusing is safe, over-claiming is not (ADR 0000).
+    judge_accepts_paraphrase: bool = False
     # PostgreSQL text search configuration (stemming, stop words) of the full-text
     # index. Fixed when the schema is created; changing it needs `tether migrate`,
     # which rebuilds the index. SQLite's FTS5 porter tokenizer ignores it.

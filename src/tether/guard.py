@@ -12,6 +12,7 @@ supports is withheld, with the reason.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from . import ids
 from .attribute import Attribution, Evidence, attribute
@@ -19,6 +20,7 @@ from .config import Settings
 from .injection import detect, is_instruction_like
 from .records import AnswerSentence, Citation, Draft, Dropped, Passage, Verdict
 from .segment import sentence_spans
+from .verify.judge import Judge, combine
 
 __all__ = ["attribute_statements", "citation_for", "judge_draft"]
 
@@ -146,12 +148,41 @@ def _attribute_preferring_original(
     return other if _strength(other) > _strength(first) else first
 
 
+def _judged(
+    text: str, result: Attribution, judge: Judge, *, mode: str, accept_paraphrase: bool
+) -> tuple[Attribution, dict[str, str] | None]:
+    """The model judge's say on a lexical verdict (``verify.judge.combine``).
+
+    By default it can only take support away, so a sentence the lexical test did not
+    support is not sent to it at all; with ``accept_paraphrase`` it may also lift one.
+    """
+    verdict, unit = result.verdict, result.evidence
+    if unit is None or (verdict.outcome != "supported" and not accept_paraphrase):
+        return result, None
+    judgement = judge.judge(unit.text, text)
+    final, reason = combine(verdict.outcome, judgement, accept_paraphrase=accept_paraphrase)
+    if reason is None:
+        return result, None
+    if final == verdict.outcome:
+        return replace(result, verdict=replace(verdict, reasons=(*verdict.reasons, reason))), None
+    if mode == "shadow":
+        shadowed = replace(verdict, reasons=(*verdict.reasons, "shadow:" + reason))
+        note = {"sentence": text, "outcome": verdict.outcome, "would_be": final,
+                "reasons": reason, "gate": "judge"}
+        return replace(result, verdict=shadowed), note
+    span = verdict.span or (0, len(unit.text))  # an accepted paraphrase rests on the unit
+    decided = replace(verdict, outcome=final, reasons=(*verdict.reasons, reason),  # type: ignore[arg-type]
+                      checker=judgement.checker, span=span)
+    return replace(result, verdict=decided), None
+
+
 def judge_draft(
     draft: Draft,
     evidence: Sequence[Evidence],
     *,
     settings: Settings,
     modes: Mapping[str, str] | None = None,
+    judge: Judge | None = None,
 ) -> tuple[AnswerSentence | Dropped, dict[str, str] | None]:
     """One draft's fate, and the shadow decision if a shadow gate disagreed."""
     text = draft.text.strip()
@@ -167,6 +198,13 @@ def judge_draft(
             "would_be": result.shadow_outcome,
             "reasons": "; ".join(verdict.reasons),
         }
+    judge_mode = (modes or {}).get("judge", "on")
+    if judge is not None and judge_mode != "off":
+        result, note = _judged(
+            text, result, judge, mode=judge_mode,
+            accept_paraphrase=settings.judge_accepts_paraphrase,
+        )
+        verdict, shadow = result.verdict, shadow or note
     unit = result.evidence
     if verdict.outcome == "supported" and unit is not None and unit.document and verdict.span:
         if settings.quote_original_only and not _is_original(unit):
