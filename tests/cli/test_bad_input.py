@@ -133,3 +133,8 @@ def test_ask_on_a_missing_store_says_what_to_do(tmp_path):
 def test_debug_shows_the_traceback(tmp_path):
     run = run_tether("--debug", "ask", "anything", "--db", str(tmp_path / "none.db"))
     assert run.code != 0 and "Traceback" in run.err
+
+
+def test_tether_alone_prints_help():
+    run = run_tether()
+    assert run.code == 0 and run.out.startswith("Usage: tether") and run.err == ""

@@ -37,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(code or 0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
+        sys.exit(0)  # `tether` alone asks for help; that is not an error
     except click.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "tether"
         _fail(f"{exc.format_message()} (see '{where} --help')", 2)
