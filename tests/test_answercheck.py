@@ -82,3 +82,16 @@ def test_refusal_reasons_say_why():
 def test_what_a_property_belongs_to_is_an_anchor(question, sentence, context, answers):
     why = sentence_answers(question, sentence, context)
     assert (why is None) == answers, why
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When did the plant open?", "date"),
+        ("When may an operator silence an alarm?", None),
+        ("When should gloves be replaced?", None),
+        ("Since when has the limit applied?", "date"),
+    ],
+)
+def test_when_with_a_modal_asks_for_a_condition_not_a_date(question, kind):
+    assert answer_type(question) == kind

@@ -6,6 +6,8 @@ guard side may not import generators (DESIGN.md).
 
     >>> answer_type("When did Norvale replace its thermometers?")
     'date'
+    >>> answer_type("When may an operator silence an alarm?") is None
+    True
     >>> supplies("Boiling point: about 64.7 °C.", "figure", "What is the boiling point?")
     True
     >>> supplies("The limit was revised in 2026.", "date", "What changed in 2026?")
@@ -21,7 +23,9 @@ from .terms import content_terms, stem
 __all__ = ["answer_type", "has_answer_type", "supplies", "typed_tokens"]
 
 _TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("date", re.compile(r"\b(when|what year|which year|what date|since when|how old)\b", re.I)),
+    # "When may/should/can …" asks for a condition ("after logging it"), not a date.
+    ("date", re.compile(r"\b(when(?!\s+(?:may|might|can|could|should|must|would|need|needs)\b)|"
+                        r"what year|which year|what date|since when|how old)\b", re.I)),
     (
         "figure",
         re.compile(
