@@ -44,6 +44,7 @@ class Store(Protocol):
     """Persistence for the pipeline. ``search`` is the one hot method."""
 
     scorer: str
+    location: str  # where the store is, for messages: a file path, or a URL without its password
 
     def search(
         self, terms: Sequence[str], *, limit: int, principals: Sequence[str] | None = None

@@ -211,6 +211,7 @@ class SQLiteStore:
 
     def __init__(self, location: str | os.PathLike[str], *, create: bool = True) -> None:
         self.path = Path(location)
+        self.location = str(self.path)  # what messages show (``Store.location``)
         if not create and not self.path.exists():
             raise StoreError(
                 f"no store at {self.path}", hint="ingest documents first: tether ingest PATH --db DB"
