@@ -344,6 +344,11 @@ def test_delete_and_meta_and_answers(store):
         "documents": 0, "versions": 0, "passages": 0, "answers": 1}
 
 
+def test_location_names_the_store_as_given(backend):
+    # What messages show (``tether ingest`` ends with it): the path, or the URL.
+    assert backend.open().location == backend.location
+
+
 def test_scorer_names_differ_between_backends(backend):
     # Probe thresholds are calibrated per scorer; two backends must never share a name.
     from tether.store.sqlite import SQLiteStore

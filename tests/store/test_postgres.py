@@ -230,6 +230,21 @@ def test_redact_hides_only_the_password():
     assert redact("postgresql://h/db") == "postgresql://h/db"
 
 
+def test_location_hides_the_password(pg_url):
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(pg_url)
+    user, host = parts.netloc.rsplit("@", 1) if "@" in parts.netloc else ("postgres", parts.netloc)
+    user = user.split(":", 1)[0]
+    url = urlunsplit(parts._replace(netloc=f"{user}:s3cret@{host}"))
+    store = _pg().PostgresStore(url, notify=_quiet)
+    try:
+        assert store.location == urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+        assert "s3cret" not in store.location
+    finally:
+        store.close()
+
+
 def test_write_failures_surface_as_store_errors(pg_backend):
     store = pg_backend.open()
     document, version, passages = _doc()
