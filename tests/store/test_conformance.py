@@ -232,6 +232,39 @@ def test_a_new_version_with_a_narrower_acl_hides_the_document(store):
     assert len(store.search(["methanol"], limit=5, principals=["safety"])) == 1
 
 
+def test_reingesting_the_same_text_with_a_narrower_acl_hides_the_document(store):
+    document, version, passages = _doc()
+    store.put(document, version, passages)
+    assert store.search(["methanol"], limit=5, principals=["public"])
+    narrowed = replace(document, acl=("safety",))
+    assert store.put(narrowed, version, passages) == "updated"
+    assert store.search(["methanol"], limit=5, principals=["public"]) == []
+    assert store.term_counts(["methanol"], principals=["public"]) == (0, {"methanol": 0})
+    (hit,) = store.search(["methanol"], limit=5, principals=["safety"])
+    assert hit.document == narrowed and store.document(document.doc_id) == narrowed
+    assert store.counts()["versions"] == 1  # the text did not change: no new version
+    assert store.put(narrowed, version, passages) == "unchanged"
+
+
+def test_reingesting_the_same_text_with_new_metadata_updates_document_and_passages(store):
+    document, version, passages = _doc()
+    store.put(document, version, passages)
+    transcribed = replace(document, title="Methanol (transcribed)", license="CC BY 4.0",
+                          fetched_at="2026-03-04", kind="transcribed", process="OCR: test")
+    # Passages carry the document's provenance, as ingest builds them.
+    rebuilt = build_passages(version, transcribed, max_chars=200)
+    assert store.put(transcribed, version, rebuilt) == "updated"
+    assert store.document(document.doc_id) == transcribed
+    assert store.passages(document.doc_id, version.version) == rebuilt
+    assert {(p.kind, p.process) for p in store.passages(document.doc_id, version.version)} == {
+        ("transcribed", "OCR: test")}
+    (hit,) = store.search(["methanol"], limit=5)
+    assert hit.document == transcribed and hit.passage.kind == "transcribed"
+    assert store.version(document.doc_id).version == version.version
+    assert store.counts()["versions"] == 1
+    assert store.put(transcribed, version, rebuilt) == "unchanged"
+
+
 # -- transactions and concurrency ----------------------------------------------------
 
 

@@ -210,9 +210,13 @@ class PostgresStore(StoreRecords):
 
     def put(self, document: Document, version: Version, passages: Sequence[Passage]) -> str:
         with self.transaction(lock=document.doc_id) as cur:
-            cur.execute("SELECT current_version FROM documents WHERE doc_id = %s", (document.doc_id,))
+            cur.execute("SELECT * FROM documents WHERE doc_id = %s", (document.doc_id,))
             row = cur.fetchone()
-            if row is not None and row["current_version"] == version.version:
+            # Same text and same metadata: nothing to do. Same text with new metadata
+            # (a narrowed ACL, a corrected title) rewrites the document and its passages,
+            # which carry the ACL here.
+            if (row is not None and row["current_version"] == version.version
+                    and _document(row) == document):
                 return "unchanged"
             cur.execute(
                 "INSERT INTO documents VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"

@@ -290,9 +290,12 @@ class SQLiteStore:
     def put(self, document: Document, version: Version, passages: Sequence[Passage]) -> str:
         with self.transaction() as db:
             row = db.execute(
-                "SELECT current_version FROM documents WHERE doc_id=?", (document.doc_id,)
+                "SELECT * FROM documents WHERE doc_id=?", (document.doc_id,)
             ).fetchone()
-            if row is not None and row[0] == version.version:
+            # Same text and same metadata: nothing to do. Same text with new metadata
+            # (a narrowed ACL, a corrected title) rewrites the document and its passages.
+            if (row is not None and row["current_version"] == version.version
+                    and _document(row) == document):
                 return "unchanged"
             db.execute(
                 "INSERT OR REPLACE INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",
