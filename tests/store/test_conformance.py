@@ -265,6 +265,17 @@ def test_reingesting_the_same_text_with_new_metadata_updates_document_and_passag
     assert store.put(transcribed, version, rebuilt) == "unchanged"
 
 
+def test_reingesting_the_same_text_fetched_again_updates_only_the_document(store):
+    document, version, passages = _doc()
+    store.put(document, version, passages)
+    refetched = replace(document, fetched_at="2026-05-06")
+    assert store.put(refetched, version, passages) == "updated"
+    assert store.document(document.doc_id) == refetched
+    assert store.passages(document.doc_id, version.version) == passages
+    (hit,) = store.search(["methanol"], limit=5, principals=["public"])
+    assert hit.document == refetched and hit.passage == passages[0]
+
+
 # -- transactions and concurrency ----------------------------------------------------
 
 

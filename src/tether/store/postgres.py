@@ -213,10 +213,11 @@ class PostgresStore(StoreRecords):
             cur.execute("SELECT * FROM documents WHERE doc_id = %s", (document.doc_id,))
             row = cur.fetchone()
             # Same text and same metadata: nothing to do. Same text with new metadata
-            # (a narrowed ACL, a corrected title) rewrites the document and its passages,
-            # which carry the ACL here.
-            if (row is not None and row["current_version"] == version.version
-                    and _document(row) == document):
+            # (a narrowed ACL, a corrected title) rewrites the document, and its passages
+            # when what they carry changed (the ACL here, kind and process).
+            same_text = row is not None and row["current_version"] == version.version
+            old = _document(row) if row is not None else None
+            if same_text and old == document:
                 return "unchanged"
             cur.execute(
                 "INSERT INTO documents VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
@@ -249,7 +250,10 @@ class PostgresStore(StoreRecords):
                     json.dumps([[r.start, r.end, r.label] for r in version.regions]),
                 ),
             )
-            self._replace_passages(cur, document.doc_id, passages)
+            if not same_text or old is None or (old.acl, old.kind, old.process) != (
+                document.acl, document.kind, document.process
+            ):
+                self._replace_passages(cur, document.doc_id, passages)
             return "ingested" if row is None else "updated"
 
     def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> bool:

@@ -293,9 +293,11 @@ class SQLiteStore:
                 "SELECT * FROM documents WHERE doc_id=?", (document.doc_id,)
             ).fetchone()
             # Same text and same metadata: nothing to do. Same text with new metadata
-            # (a narrowed ACL, a corrected title) rewrites the document and its passages.
-            if (row is not None and row["current_version"] == version.version
-                    and _document(row) == document):
+            # (a narrowed ACL, a corrected title) rewrites the document, and its passages
+            # when what they carry changed (kind, process; the ACL is read from here).
+            same_text = row is not None and row["current_version"] == version.version
+            old = _document(row) if row is not None else None
+            if same_text and old == document:
                 return "unchanged"
             db.execute(
                 "INSERT OR REPLACE INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -323,7 +325,8 @@ class SQLiteStore:
                     json.dumps([[r.start, r.end, r.label] for r in version.regions]),
                 ),
             )
-            self._replace_passages(db, document.doc_id, passages)
+            if not same_text or old is None or (old.kind, old.process) != (document.kind, document.process):
+                self._replace_passages(db, document.doc_id, passages)
             return "ingested" if row is None else "updated"
 
     def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> bool:
