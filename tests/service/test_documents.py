@@ -40,9 +40,17 @@ def test_multipart_upload_then_read_then_delete(tether, client_for):
     answer = client.post("/v1/answers", json={"question": "Which gloves suit ketones?"}).json()
     assert {c["doc_id"] for s in answer["sentences"] for c in s["citations"]} == {out["doc_id"]}
 
+    same = {"source": "https://example.org/gloves", "license": "CC BY 4.0",
+            "fetched_at": "2026-02-01", "acl": ["public", "safety"]}
     again = client.post("/v1/documents", files={"file": ("gloves.md", GLOVES.encode(), "text/markdown")},
-                        data={"source": "https://example.org/gloves"})
+                        data=same)
     assert again.status_code == 200 and again.json()["status"] == "unchanged"
+    # The same text with a narrower ACL is applied: re-uploading can revoke access.
+    narrowed = client.post("/v1/documents", files={"file": ("gloves.md", GLOVES.encode(), "text/markdown")},
+                           data={**same, "acl": ["public"]})
+    assert narrowed.status_code == 201 and narrowed.json()["status"] == "updated"
+    assert narrowed.json()["version"] == out["version"]
+    assert client.get(f"/v1/documents/{out['doc_id']}").json()["acl"] == ["public"]
 
     assert client.delete(f"/v1/documents/{out['doc_id']}").status_code == 204
     assert client.get(f"/v1/documents/{out['doc_id']}").status_code == 404

@@ -44,6 +44,7 @@ def test_demo_store_streams_sources_first_then_verified_sentences_then_done(demo
     shutil.copy(demo_db, db)
     with serve_process(db) as (url, lines):
         assert any("anonymously" in line and "'public'" in line for line in lines)
+        assert any(f"serving {db} on http://" in line for line in lines)  # names the store
         with httpx.Client(base_url=url, timeout=30) as client:
             questions = ["What is the flash point of acetone?", "How long should an eye be flushed?"]
             for question in questions:

@@ -71,3 +71,39 @@ def test_collect_versions_keeps_current_and_cited_versions(store):
     assert store.version(document.doc_id).version == v4.version
     again = store.collect_versions()
     assert (again.removed, again.freed_bytes, again.kept_cited) == (0, 0, 1)
+
+
+def test_collecting_while_writers_switch_versions_never_loses_the_current_one(backend):
+    # Writers keep switching one document between three texts (each switch back makes
+    # an old version current again) while gc runs: gc must never delete a version that
+    # a writer is making current. Only gc deletes versions, and it runs in this thread,
+    # so a current version that is missing here was deleted by mistake.
+    import threading
+
+    writers = [backend.open() for _ in range(3)]
+    collector = backend.open()
+    texts = [f"{TEXT} Edition {i}." for i in range(3)]
+    document, _ = put_text(collector, texts[0])
+    done = threading.Event()
+    errors: list[BaseException] = []
+
+    def write(store, first):
+        try:
+            for i in range(first, first + 120):
+                put_text(store, texts[i % 3])
+        except BaseException as exc:  # noqa: BLE001 - asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(s, k)) for k, s in enumerate(writers)]
+    for t in threads:
+        t.start()
+    missing = runs = 0
+    while any(t.is_alive() for t in threads) or not runs:
+        collector.collect_versions()
+        runs += 1
+        current = collector.current_version(document.doc_id)
+        if collector.version(document.doc_id, current) is None:
+            missing += 1
+    for t in threads:
+        t.join()
+    assert errors == [] and missing == 0, (errors, missing, runs)

@@ -4,6 +4,7 @@ connection errors, the query builder, and selecting the backend by URL."""
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 import threading
 
@@ -14,6 +15,7 @@ from tether.cli import main
 from tether.config import Settings, default_db_location
 from tether.errors import MissingExtra, StoreError
 from tether.store import is_postgres_url, open_store
+from tether.store.migrations import MIGRATIONS
 
 from .test_conformance import _doc
 
@@ -106,14 +108,65 @@ def test_a_search_path_without_a_schema_is_a_clear_error(postgres_url):
         _pg().PostgresStore(url, notify=_quiet)
 
 
+def test_answers_recorded_under_schema_1_get_citation_rows_on_upgrade(pg_url, monkeypatch):
+    # Schema 1 kept citations only inside the answer JSON; migration 0002 makes them
+    # rows, so gc keeps the versions those older answers cite (as SQLite's upgrade does).
+    import psycopg
+
+    from citehelp import cite, put_text
+    from tether.store import postgres_schema
+
+    pg = _pg()
+    monkeypatch.setattr(postgres_schema, "MIGRATIONS", MIGRATIONS[:1])
+    monkeypatch.setattr(postgres_schema, "SCHEMA_VERSION", 1)
+    old = pg.PostgresStore(pg_url, notify=_quiet)
+    document, v1 = put_text(old, "Methanol boils at 64.7 °C. It is toxic.")
+    _, v2 = put_text(old, "Methanol boils at 64.7 °C. It is very toxic.")
+    old.close()
+    first, second = cite(document, v1, 0, 8), cite(document, v2, 9, 14)
+    fields = first.__slots__
+
+    def cited(*citations):
+        return [{f: getattr(c, f) for f in fields} for c in citations]
+
+    payloads = {
+        "tr_a": {"question": "q \u0000", "sentences": [
+            {"text": "x", "citations": cited(first)},
+            {"citations": ["junk", {"doc_id": 1}]},
+            {"text": "y", "citations": cited(second, first)},
+        ]},
+        "tr_b": {"question": "none", "sentences": "not a list"},
+    }
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for trace_id, payload in payloads.items():
+            conn.execute("INSERT INTO answers VALUES (%s, %s, %s)",
+                         (trace_id, "2026-01-01T00:00:00", json.dumps(payload, ensure_ascii=False)))
+        conn.execute("INSERT INTO answers VALUES ('tr_c', '2026-01-01T00:00:00', 'not json')")
+    monkeypatch.undo()
+
+    store = pg.PostgresStore(pg_url, notify=_quiet)
+    try:
+        assert store.get_meta("schema_version") == str(pg.SCHEMA_VERSION)
+        assert store.answer_citations("tr_a") == [(0, first), (2, second), (2, first)]
+        assert store.answer_citations("tr_b") == store.answer_citations("tr_c") == []
+        assert store.answer_record("tr_a") == payloads["tr_a"]  # the answer itself untouched
+        put_text(store, "Methanol boils at 64.7 °C. Keep it shut.")  # v2 is old now too
+        assert store.collect_versions().kept_cited == 2  # v1 and v2, cited before the upgrade
+        assert store.version(document.doc_id, v1.version).text == v1.text
+    finally:
+        store.close()
+
+
 def test_migration_status_reports_without_changing_anything(pg_url):
     pg = _pg()
+    every = tuple(f"{m.version:04d}_{m.name}" for m in MIGRATIONS)
+    assert every[:2] == ("0001_initial", "0002_citations_shadow_metrics_keys")
     before = pg.migration_status(pg_url)
-    assert (before.before, before.pending, before.language) == (0, ("0001_initial",), None)
+    assert (before.before, before.pending, before.language) == (0, every, None)
     assert _scalar(pg_url, "SELECT to_regclass('schema_migrations')::text") is None
     pg.migrate(pg_url, notify=_quiet)
     after = pg.migration_status(pg_url)
-    assert (after.before, after.pending, after.language) == (1, (), "english")
+    assert (after.before, after.pending, after.language) == (pg.SCHEMA_VERSION, (), "english")
 
 
 # -- the text search language --------------------------------------------------------
@@ -175,6 +228,21 @@ def test_redact_hides_only_the_password():
     assert redact("postgresql://u:pw@h:5/db?x=1") == "postgresql://u:***@h:5/db?x=1"
     assert redact("postgresql://u@h/db") == "postgresql://u@h/db"
     assert redact("postgresql://h/db") == "postgresql://h/db"
+
+
+def test_location_hides_the_password(pg_url):
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(pg_url)
+    user, host = parts.netloc.rsplit("@", 1) if "@" in parts.netloc else ("postgres", parts.netloc)
+    user = user.split(":", 1)[0]
+    url = urlunsplit(parts._replace(netloc=f"{user}:s3cret@{host}"))
+    store = _pg().PostgresStore(url, notify=_quiet)
+    try:
+        assert store.location == urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+        assert "s3cret" not in store.location
+    finally:
+        store.close()
 
 
 def test_write_failures_surface_as_store_errors(pg_backend):
@@ -245,11 +313,13 @@ def test_migrate_command_creates_reports_and_rebuilds(pg_url, capsys, monkeypatc
         return int(info.value.code or 0), out, err
 
     code, out, _ = run("migrate", "--db", pg_url, "--status")
-    assert code == 0 and "schema 0 of 1" in out and "pending: 0001_initial" in out
+    assert code == 0 and f"schema 0 of {len(MIGRATIONS)}" in out
+    assert all(f"pending: {m.version:04d}_{m.name}" in out for m in MIGRATIONS)
     code, out, _ = run("ask", "anything", "--db", pg_url)
     assert code == 3
     code, out, _ = run("migrate", "--db", pg_url)
-    assert code == 0 and "applied: 0001_initial" in out and "migrated" in out
+    assert code == 0 and "migrated" in out
+    assert all(f"applied: {m.version:04d}_{m.name}" in out for m in MIGRATIONS)
     code, out, _ = run("migrate", "--db", pg_url)
     assert code == 0 and "applied" not in out and "up to date" in out
     monkeypatch.setenv("TETHER_SEARCH_LANGUAGE", "simple")
@@ -263,11 +333,14 @@ def test_migrate_command_creates_reports_and_rebuilds(pg_url, capsys, monkeypatc
 
 
 def test_migrate_command_on_sqlite_and_an_unreachable_server(tmp_path, capsys, monkeypatch):
+    # SQLite's schema version is its own (2 since the citations table), not PostgreSQL's.
+    from tether.store.sqlite import SCHEMA_VERSION as SQLITE_SCHEMA
+
     monkeypatch.chdir(tmp_path)
     db = str(tmp_path / "store.db")
     for args, expect_code, expect in [
         (["migrate", "--db", db, "--status"], 0, "no store yet"),
-        (["migrate", "--db", db], 0, "SQLite schema 1, up to date"),
+        (["migrate", "--db", db], 0, f"SQLite schema {SQLITE_SCHEMA}, up to date"),
         (["migrate", "--db", "postgresql://nobody@127.0.0.1:1/test"], 3, "cannot connect"),
     ]:
         with pytest.raises(SystemExit) as info:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from importlib.resources import files
 from pathlib import Path
@@ -13,6 +14,7 @@ from ..answer import Tether
 from ..config import load_settings
 from ..ingest import Metadata, ingest_file, iter_files, load_manifest
 from ..render import answer_text
+from ..store import is_postgres_url
 from ._common import cli
 
 
@@ -20,8 +22,9 @@ def demo_dir() -> Path:
     return Path(str(files("tether") / "demo"))
 
 
-def build_demo_store(db: Path) -> Tether:
-    """A Tether over the bundled corpus at ``db`` (re-ingesting unchanged files is a no-op)."""
+def build_demo_store(db: str | os.PathLike[str]) -> Tether:
+    """A Tether over the bundled corpus at ``db``, a SQLite path or a ``postgresql://``
+    URL (re-ingesting unchanged files is a no-op)."""
     root = demo_dir()
     entries = load_manifest(root / "corpus" / "manifest.json")
     tether = Tether(db, settings=load_settings())
@@ -35,16 +38,19 @@ def build_demo_store(db: Path) -> Tether:
 
 @cli.command()
 @click.option("--db", type=click.Path(dir_okay=False),
-              help="Keep the demo store here (default: a temporary folder).")
+              help="Keep the demo store here, a SQLite file or a postgresql:// URL"
+                   " (default: a temporary folder).")
 @click.argument("questions", nargs=-1)
 def demo(db: str | None, questions: tuple[str, ...]) -> None:
     """Ingest the bundled chemical-safety corpus and answer sample QUESTIONS."""
     asked = list(questions) or json.loads((demo_dir() / "demo_questions.json").read_text("utf-8"))
     with tempfile.TemporaryDirectory(prefix="tether-demo-") as tmp:
-        path = Path(db) if db else Path(tmp) / "demo.db"
-        with build_demo_store(path) as tether:
+        # A URL stays text: a Path would fold its "//" into a SQLite file name.
+        location: str | Path = db if db and is_postgres_url(db) else Path(db or Path(tmp) / "demo.db")
+        with build_demo_store(location) as tether:
             counts = tether.store.counts()
-            click.echo(f"Demo store: {counts['documents']} documents, {counts['passages']} passages ({path})\n")
+            click.echo(f"Demo store: {counts['documents']} documents, {counts['passages']} passages"
+                       f" ({tether.store.location})\n")
             for question in asked:
                 click.echo(click.style(f"Q: {question}", bold=True))
                 click.echo(answer_text(tether.ask(question)))

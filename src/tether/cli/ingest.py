@@ -76,6 +76,6 @@ def ingest(
             click.echo(f"flagged: {result.path}: instruction-like text ({', '.join(result.flags)})", err=True)
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("ingested", "updated", "unchanged", "failed"))
     chars = sum(r.chars for r in results)
-    click.echo(f"{summary} ({len(results)} files, {chars:,} characters of text) → {tether.store.path}")
+    click.echo(f"{summary} ({len(results)} files, {chars:,} characters of text) → {tether.store.location}")
     if counts.get("failed"):
         ctx.exit(1)

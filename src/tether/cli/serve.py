@@ -72,8 +72,7 @@ def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: 
             click.echo("tether: no API keys configured; serving anonymously as principal "
                        "'public' on loopback only", err=True)
         # Last, so a supervisor reading the output knows everything above is said.
-        where = getattr(tether.store, "path", "the store")
-        click.echo(f"tether: serving {where} on http://{shown}:{bound}", err=True)
+        click.echo(f"tether: serving {tether.store.location} on http://{shown}:{bound}", err=True)
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         config = uvicorn.Config(
             create_app(tether), log_level="warning", access_log=access_log,

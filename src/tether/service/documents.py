@@ -93,8 +93,8 @@ async def _from_json(request: Request) -> tuple[bytes, str, dict[str, Any]]:
     summary="Upload a document with its metadata and ACL",
     description="`multipart/form-data` (a `file` part plus `source`, `title`, `license`, "
     "`fetched_at`, `kind`, `process`, `media_type` and repeatable `acl` fields) or JSON "
-    "(`DocumentUpload`). Re-uploading unchanged text is a no-op (200); changed text adds "
-    "a version (201).",
+    "(`DocumentUpload`). Re-uploading unchanged text and metadata is a no-op (200); changed "
+    "text adds a version, changed metadata (such as a narrower `acl`) is applied (201).",
     status_code=201,
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"$ref": "#/components/schemas/DocumentUpload"}},

@@ -44,6 +44,7 @@ class Store(Protocol):
     """Persistence for the pipeline. ``search`` is the one hot method."""
 
     scorer: str
+    location: str  # where the store is, for messages: a file path, or a URL without its password
 
     def search(
         self, terms: Sequence[str], *, limit: int, principals: Sequence[str] | None = None
@@ -52,7 +53,9 @@ class Store(Protocol):
         ...
 
     def put(self, document: Document, version: Version, passages: Sequence[Passage]) -> PutResult:
-        """Write a document version and its passages atomically."""
+        """Write a document version and its passages atomically: ``"ingested"`` for a new
+        document, ``"updated"`` for new text or new metadata (ACL, title, kind…) on the
+        same text, ``"unchanged"`` (nothing written) when neither changed."""
         ...
 
     def document(self, doc_id: str) -> Document | None: ...

@@ -42,6 +42,7 @@ from .postgres_schema import (
     redact,
     stderr,
 )
+from .postgres_records import StoreRecords
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -155,7 +156,7 @@ def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
 # -- the store ----------------------------------------------------------------------
 
 
-class PostgresStore:
+class PostgresStore(StoreRecords):
     """The ``Store`` protocol on PostgreSQL, through a psycopg connection pool."""
 
     def __init__(
@@ -168,14 +169,14 @@ class PostgresStore:
         notify: Callable[[str], None] = stderr,
     ) -> None:
         self.url = url
-        self.path = redact(url)  # what messages show, like SQLite's file path
+        self.location = redact(url)  # what messages show, like SQLite's file path
         self.language = language
         self.scorer = SCORER if language == "english" else f"{SCORER}:{language}"
         with connect(url) as conn:
             try:
-                prepare(conn, self.path, create=create, language=language, reindex=False, notify=notify)
+                prepare(conn, self.location, create=create, language=language, reindex=False, notify=notify)
             except psycopg.Error as exc:
-                raise StoreError(f"cannot open store {self.path}: {one_line(exc)}") from exc
+                raise StoreError(f"cannot open store {self.location}: {one_line(exc)}") from exc
         self._pool: ConnectionPool[psycopg.Connection[DictRow]] = ConnectionPool(
             url,
             min_size=1,
@@ -198,7 +199,7 @@ class PostgresStore:
                     )
                 yield cur
         except psycopg.Error as exc:
-            raise StoreError(f"PostgreSQL store {self.path}: {one_line(exc)}") from exc
+            raise StoreError(f"PostgreSQL store {self.location}: {one_line(exc)}") from exc
 
     def _rows(self, query: str | sql.Composable, params: Sequence[Any] = ()) -> list[DictRow]:
         with self.transaction() as cur:
@@ -209,9 +210,14 @@ class PostgresStore:
 
     def put(self, document: Document, version: Version, passages: Sequence[Passage]) -> str:
         with self.transaction(lock=document.doc_id) as cur:
-            cur.execute("SELECT current_version FROM documents WHERE doc_id = %s", (document.doc_id,))
+            cur.execute("SELECT * FROM documents WHERE doc_id = %s", (document.doc_id,))
             row = cur.fetchone()
-            if row is not None and row["current_version"] == version.version:
+            # Same text and same metadata: nothing to do. Same text with new metadata
+            # (a narrowed ACL, a corrected title) rewrites the document, and its passages
+            # when what they carry changed (the ACL here, kind and process).
+            same_text = row is not None and row["current_version"] == version.version
+            old = _document(row) if row is not None else None
+            if same_text and old == document:
                 return "unchanged"
             cur.execute(
                 "INSERT INTO documents VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
@@ -244,13 +250,27 @@ class PostgresStore:
                     json.dumps([[r.start, r.end, r.label] for r in version.regions]),
                 ),
             )
-            self._replace_passages(cur, document.doc_id, passages)
+            if not same_text or old is None or (old.acl, old.kind, old.process) != (
+                document.acl, document.kind, document.process
+            ):
+                self._replace_passages(cur, document.doc_id, passages)
             return "ingested" if row is None else "updated"
 
-    def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> None:
-        """Re-segmentation: swap a document's indexed passages in one transaction."""
+    def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> bool:
+        """Re-segmentation: swap a document's indexed passages in one transaction.
+
+        Refused (``False``, nothing written) when the passages are not of the current
+        version any more, so a re-segmentation racing an ingest never indexes old text.
+        """
         with self.transaction(lock=doc_id) as cur:
+            cur.execute("SELECT current_version FROM documents WHERE doc_id = %s", (doc_id,))
+            row = cur.fetchone()
+            if row is None or any(
+                p.version != row["current_version"] or p.doc_id != doc_id for p in passages
+            ):
+                return False
             self._replace_passages(cur, doc_id, passages)
+            return True
 
     @staticmethod
     def _replace_passages(
@@ -285,15 +305,6 @@ class PostgresStore:
             cur.execute("DELETE FROM versions WHERE doc_id = %s", (doc_id,))
             cur.execute("DELETE FROM documents WHERE doc_id = %s", (doc_id,))
             return cur.rowcount > 0
-
-    def record_answer(self, trace_id: str, created_at: str, payload: dict[str, Any]) -> None:
-        # JSON as text, not jsonb: jsonb rejects \u0000 and reorders keys.
-        with self.transaction() as cur:
-            cur.execute(
-                "INSERT INTO answers VALUES (%s, %s, %s) ON CONFLICT (trace_id) DO UPDATE"
-                " SET created_at = excluded.created_at, payload = excluded.payload",
-                (trace_id, created_at, json.dumps(payload, ensure_ascii=False)),
-            )
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as cur:
@@ -359,6 +370,46 @@ class PostgresStore:
         )
         return [_passage(r) for r in rows]
 
+    def current_version(self, doc_id: str) -> str | None:
+        rows = self._rows("SELECT current_version FROM documents WHERE doc_id = %s", (doc_id,))
+        return str(rows[0]["current_version"]) if rows else None
+
+    def version_slice(self, doc_id: str, version: str, start: int, end: int) -> str | None:
+        # substr() counts characters (code points), like Python's str indexing.
+        rows = self._rows(
+            "SELECT substr(text, %s, %s) AS part FROM versions WHERE doc_id = %s AND version = %s",
+            (start + 1, max(0, end - start), doc_id, version),
+        )
+        return str(rows[0]["part"]) if rows else None
+
+    def covering_passages(self, doc_id: str, version: str, start: int, end: int) -> list[Passage]:
+        rows = self._rows(
+            "SELECT " + _PASSAGE_COLUMNS + " FROM passages p WHERE p.doc_id = %s"
+            ' AND p.version = %s AND p.start < %s AND p."end" > %s ORDER BY p.start',
+            (doc_id, version, end, start),
+        )
+        return [_passage(r) for r in rows]
+
+    def term_counts(
+        self, words: Sequence[str], *, principals: Sequence[str] | None = None
+    ) -> tuple[int, dict[str, int]]:
+        """Readable passages, and how many contain each word: matched through the same
+        ``plainto_tsquery`` over the same ``tsv`` column as ``search``, so a word stems
+        and splits exactly as retrieval's does. Only current versions are indexed."""
+        acl = sql.SQL(" AND p.acl && %s::text[]") if principals is not None else sql.SQL("")
+        acl_params: list[Any] = [list(principals)] if principals is not None else []
+        # One statement, so the total and the counts see the same snapshot; row 0 is
+        # the total, row i the i-th word.
+        query = sql.SQL(
+            "SELECT 0::bigint AS i, count(*) AS n FROM passages p WHERE true{acl}"
+            " UNION ALL SELECT w.i, (SELECT count(*) FROM passages p"
+            " WHERE p.tsv @@ plainto_tsquery({language}::regconfig, w.word){acl})"
+            " FROM unnest(%s::text[]) WITH ORDINALITY AS w(word, i)"
+        ).format(language=sql.Literal(self.language), acl=acl)
+        rows = self._rows(query, [*acl_params, *acl_params, list(words)])
+        found = {int(r["i"]): int(r["n"]) for r in rows}
+        return found[0], {word: found[i] for i, word in enumerate(words, start=1)}
+
     def answer_record(self, trace_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT payload FROM answers WHERE trace_id = %s", (trace_id,))
         return json.loads(rows[0]["payload"]) if rows else None
@@ -368,7 +419,7 @@ class PostgresStore:
         return str(rows[0]["value"]) if rows else None
 
     def counts(self) -> dict[str, int]:
-        tables = ("documents", "versions", "passages", "answers")
+        tables = ("documents", "versions", "passages", "answers", "citations")
         query = "SELECT " + ", ".join(f"(SELECT count(*) FROM {t}) AS {t}" for t in tables)
         row = self._rows(query)[0]
         return {t: int(row[t]) for t in tables}

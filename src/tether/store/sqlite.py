@@ -211,6 +211,7 @@ class SQLiteStore:
 
     def __init__(self, location: str | os.PathLike[str], *, create: bool = True) -> None:
         self.path = Path(location)
+        self.location = str(self.path)  # what messages show (``Store.location``)
         if not create and not self.path.exists():
             raise StoreError(
                 f"no store at {self.path}", hint="ingest documents first: tether ingest PATH --db DB"
@@ -289,9 +290,14 @@ class SQLiteStore:
     def put(self, document: Document, version: Version, passages: Sequence[Passage]) -> str:
         with self.transaction() as db:
             row = db.execute(
-                "SELECT current_version FROM documents WHERE doc_id=?", (document.doc_id,)
+                "SELECT * FROM documents WHERE doc_id=?", (document.doc_id,)
             ).fetchone()
-            if row is not None and row[0] == version.version:
+            # Same text and same metadata: nothing to do. Same text with new metadata
+            # (a narrowed ACL, a corrected title) rewrites the document, and its passages
+            # when what they carry changed (kind, process; the ACL is read from here).
+            same_text = row is not None and row["current_version"] == version.version
+            old = _document(row) if row is not None else None
+            if same_text and old == document:
                 return "unchanged"
             db.execute(
                 "INSERT OR REPLACE INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -319,7 +325,8 @@ class SQLiteStore:
                     json.dumps([[r.start, r.end, r.label] for r in version.regions]),
                 ),
             )
-            self._replace_passages(db, document.doc_id, passages)
+            if not same_text or old is None or (old.kind, old.process) != (document.kind, document.process):
+                self._replace_passages(db, document.doc_id, passages)
             return "ingested" if row is None else "updated"
 
     def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> bool:
