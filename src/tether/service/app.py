@@ -30,7 +30,7 @@ from ..answer import Tether
 from ..config import Settings
 from ..errors import TetherError
 from ..records import Answer
-from . import answers, documents
+from . import answers, documents, versions
 from .answers import ServiceState
 from .auth import AuthMiddleware, KeyRing
 from .limits import BodyLimitMiddleware, BodyTooLarge, body_limit_for
@@ -53,6 +53,7 @@ log = logging.getLogger("tether.service")
 STATIC_DIR = Path(__file__).parent / "static"
 _DOC_MODELS: tuple[type[BaseModel], ...] = (
     DocumentUpload, DocumentView, IngestOut, Problem, SourcesEvent, VerifyOut,
+    versions.DocumentVersionView,
 )
 
 
@@ -130,6 +131,12 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     return schema
 
 
+def _page_files(static: Path) -> frozenset[str]:
+    """URL paths of the web page's files, open without a key (see ``AuthMiddleware``)."""
+    files = {"/" + p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file()}
+    return frozenset(files | {"/"})
+
+
 def create_app(
     tether: Tether,
     settings: Settings | None = None,
@@ -153,6 +160,7 @@ def create_app(
     _install_error_handlers(app)
     app.include_router(answers.router)
     app.include_router(documents.router)
+    app.include_router(versions.router)
 
     @app.get("/healthz", summary="Liveness (no key needed)", tags=["operations"])
     async def healthz() -> dict[str, str]:
@@ -166,15 +174,17 @@ def create_app(
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     static = static_dir or STATIC_DIR
+    page_files: frozenset[str] = frozenset()
     if (static / "index.html").is_file():
         app.mount("/", StaticFiles(directory=static, html=True), name="static")
+        page_files = _page_files(static)
     else:
         @app.get("/", include_in_schema=False)
         async def root() -> dict[str, str]:
             return {"service": "tether", "version": app.version, "openapi": "/openapi.json"}
 
     app.add_middleware(BodyLimitMiddleware, limit_for=body_limit_for(settings))
-    app.add_middleware(AuthMiddleware, keys=keys or KeyRing(tether.store))
+    app.add_middleware(AuthMiddleware, keys=keys or KeyRing(tether.store), page_files=page_files)
     app.add_middleware(LatencyMiddleware, metrics=metrics)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
