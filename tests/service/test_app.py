@@ -6,7 +6,7 @@ from .conftest import add_key, bearer
 
 
 def test_root_is_a_placeholder_until_a_web_page_is_there(acl_tether, client_for, tmp_path):
-    root = client_for(acl_tether).get("/")
+    root = client_for(acl_tether, static_dir=tmp_path / "no-page").get("/")
     assert root.status_code == 200 and root.json()["openapi"] == "/openapi.json"
     static = tmp_path / "static"
     static.mkdir()

@@ -24,13 +24,14 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, TypeAdapter
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.staticfiles import StaticFiles
+from starlette.requests import Request as StarletteRequest
+from starlette.responses import FileResponse
 
 from ..answer import Tether
 from ..config import Settings
 from ..errors import TetherError
 from ..records import Answer
-from . import answers, documents
+from . import answers, documents, versions
 from .answers import ServiceState
 from .auth import AuthMiddleware, KeyRing
 from .limits import BodyLimitMiddleware, BodyTooLarge, body_limit_for
@@ -53,6 +54,7 @@ log = logging.getLogger("tether.service")
 STATIC_DIR = Path(__file__).parent / "static"
 _DOC_MODELS: tuple[type[BaseModel], ...] = (
     DocumentUpload, DocumentView, IngestOut, Problem, SourcesEvent, VerifyOut,
+    versions.DocumentVersionView,
 )
 
 
@@ -130,6 +132,25 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     return schema
 
 
+def _page_files(static: Path) -> dict[str, Path]:
+    """The web page's files by URL path; ``/`` is its ``index.html``."""
+    files = {"/" + p.relative_to(static).as_posix(): p for p in static.rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts}
+    return {"/": static / "index.html", **files}
+
+
+def _serve_pages(app: FastAPI, files: dict[str, Path]) -> None:
+    # One GET route per file rather than a catch-all mount at ``/``: a mount would
+    # answer a wrong method on an API route (GET /v1/answers) with 404, not 405.
+    for url, path in files.items():
+
+        async def page(request: StarletteRequest, path: Path = path) -> FileResponse:
+            # no-cache: revalidate, so an upgraded server never runs yesterday's script.
+            return FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+        app.router.add_route(url, page, methods=["GET", "HEAD"], include_in_schema=False)
+
+
 def create_app(
     tether: Tether,
     settings: Settings | None = None,
@@ -153,6 +174,7 @@ def create_app(
     _install_error_handlers(app)
     app.include_router(answers.router)
     app.include_router(documents.router)
+    app.include_router(versions.router)
 
     @app.get("/healthz", summary="Liveness (no key needed)", tags=["operations"])
     async def healthz() -> dict[str, str]:
@@ -166,15 +188,17 @@ def create_app(
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     static = static_dir or STATIC_DIR
+    page_files: dict[str, Path] = {}
     if (static / "index.html").is_file():
-        app.mount("/", StaticFiles(directory=static, html=True), name="static")
+        page_files = _page_files(static)
+        _serve_pages(app, page_files)
     else:
         @app.get("/", include_in_schema=False)
         async def root() -> dict[str, str]:
             return {"service": "tether", "version": app.version, "openapi": "/openapi.json"}
 
     app.add_middleware(BodyLimitMiddleware, limit_for=body_limit_for(settings))
-    app.add_middleware(AuthMiddleware, keys=keys or KeyRing(tether.store))
+    app.add_middleware(AuthMiddleware, keys=keys or KeyRing(tether.store), page_files=frozenset(page_files))
     app.add_middleware(LatencyMiddleware, metrics=metrics)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app

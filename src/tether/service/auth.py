@@ -6,10 +6,10 @@ which a caller cannot steer towards a match without already knowing a key.
 
 With no keys in the store the service is anonymous: every caller is ``public`` (and
 ``tether serve`` then binds loopback only). Once any key exists, every request except
-``/healthz`` needs ``Authorization: Bearer KEY``. Keys are looked up per request, so
-a revoked key stops working at once, and a key added to a running anonymous server
-closes it to anonymous callers at once. Every authenticated caller also holds
-``public``: public documents are readable by everyone.
+``/healthz`` and reads of the web page's own files needs ``Authorization: Bearer KEY``.
+Keys are looked up per request, so a revoked key stops working at once, and a key added
+to a running anonymous server closes it to anonymous callers at once. Every
+authenticated caller also holds ``public``: public documents are readable by everyone.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ __all__ = ["AuthMiddleware", "KeyRing", "principals_of"]
 # Open without a key: liveness checks come from load balancers that carry none, and
 # the answer says nothing about the collection.
 OPEN_PATHS = frozenset({"/healthz"})
+_READS = frozenset({"GET", "HEAD"})
 
 
 class KeyRing:
@@ -59,12 +60,17 @@ class KeyRing:
 class AuthMiddleware:
     """Pure ASGI: resolves the caller's principals before any route runs."""
 
-    def __init__(self, app: ASGIApp, *, keys: KeyRing) -> None:
+    def __init__(self, app: ASGIApp, *, keys: KeyRing, page_files: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.keys = keys
+        # The web reader's own files (GET only): a browser must load the page before
+        # it can ask for a key, and the files hold nothing from the collection.
+        self.page_files = page_files
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in OPEN_PATHS:
+        if scope["type"] != "http" or scope["path"] in OPEN_PATHS or (
+            scope["path"] in self.page_files and scope.get("method") in _READS
+        ):
             await self.app(scope, receive, send)
             return
         header = None
