@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .retrieve import STOPWORDS
 
@@ -48,6 +49,7 @@ def _fold_accents(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light, dictionary-free stem: lower case, no possessive, no common suffix."""
     w = _fold_accents(word.lower())
@@ -83,6 +85,13 @@ class Term:
 
 def content_terms(text: str) -> list[Term]:
     """Content words of ``text`` in order (stopwords and single letters left out)."""
+    return list(_content_terms(text))
+
+
+# Every question is checked against the same retrieved passages several times (probe,
+# generator, answer check): tokenise each text once.
+@lru_cache(maxsize=4096)
+def _content_terms(text: str) -> tuple[Term, ...]:
     out = []
     for match in _WORD.finditer(text):
         word = match.group(0)
@@ -100,9 +109,9 @@ def content_terms(text: str) -> list[Term]:
                 numeric=any(c.isdigit() for c in word),
             )
         )
-    return out
+    return tuple(out)
 
 
 def stems(text: str) -> set[str]:
     """The set of content stems of ``text``."""
-    return {t.stem for t in content_terms(text)}
+    return {t.stem for t in _content_terms(text)}
