@@ -18,8 +18,8 @@ __all__ = ["cli", "main"]
 
 # Importing registers the commands on ``cli``.
 from . import (  # noqa: E402,F401
-    ask, calibrate, demo, eval, gc, ingest, keys, reindex, resolve, serve, shadow_log, stats,
-    verify,
+    ask, calibrate, check, demo, eval, gc, ingest, keys, reindex, resolve, serve, shadow_log,
+    stats, verify,
 )
 
 

@@ -581,6 +581,17 @@ class SQLiteStore:
             ).fetchall()
         return [(r["sentence"], _citation(r)) for r in rows]
 
+    def recorded_citations(self) -> list[tuple[str, int, Citation]]:
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM citations ORDER BY trace_id, seq").fetchall()
+        return [(r["trace_id"], r["sentence"], _citation(r)) for r in rows]
+
+    def integrity_problems(self) -> list[tuple[str, str, str]]:
+        from .sqlite_check import sqlite_problems  # it reads this module's schema
+
+        with self._lock:
+            return sqlite_problems(self._db, str(self.path))
+
     def answer_record(self, trace_id: str) -> dict[str, Any] | None:
         with self._lock:
             row = self._db.execute(
