@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import re
-import zlib
 from pathlib import Path
 
 import pytest
