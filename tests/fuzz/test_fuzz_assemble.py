@@ -3,7 +3,7 @@ is cut into tokens, the same sentences and markers come out; nothing raises or h
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tether.generate.assemble import SentenceAssembler, parse_markers
@@ -51,7 +51,8 @@ def test_discard_returns_the_unfinished_tail(text: str) -> None:
 
 
 @fuzz_settings(300)
-@given(hostile_text | st.from_regex(r"[\d ,;\-–and]{0,40}", fullmatch=True) | st.text("0123456789", min_size=4000, max_size=6000))
+@given(hostile_text | st.from_regex(r"[\d ,;\-–and]{0,40}", fullmatch=True))
+@example("9" * 5000)  # found: int() of a 5,000-digit run raised ValueError
 def test_parse_markers_never_raises(body: str) -> None:
     numbers = bounded("assemble.parse_markers", 2, parse_markers, body)
     assert all(isinstance(n, int) and 0 <= n < 10**6 for n in numbers)

@@ -4,7 +4,7 @@ valid range of the input; nothing may raise or hang."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tether import injection
@@ -76,6 +76,7 @@ def test_verifier_sentence_splitter(text: str) -> None:
 
 @fuzz_settings(300)
 @given(hostile_text)
+@example("one hundred " * 400)  # found: 100**400 overflowed float() (OverflowError)
 def test_extract_figures(text: str) -> None:
     figures = bounded("verify.extract_figures", 2, extract_figures, text)
     for figure in figures:
@@ -85,6 +86,7 @@ def test_extract_figures(text: str) -> None:
 
 @fuzz_settings(200)
 @given(hostile_text, hostile_text)
+@example("It is " + "one hundred " * 400 + "ppm.", "It is 5 ppm.")
 def test_check_gives_one_of_four_outcomes(sentence: str, passage: str) -> None:
     result = bounded("verify.check", 3, check, sentence, passage, settings=SETTINGS)
     assert result.outcome in OUTCOMES
