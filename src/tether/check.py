@@ -82,12 +82,12 @@ class _Problems:
         self.per_check: Counter[str] = Counter()
         self.unlisted = 0
 
-    def add(self, check: str, subject: str, message: str) -> None:
-        self.per_check[check] += 1
-        if self.per_check[check] > MAX_LISTED:
+    def add(self, problem: Problem) -> None:
+        self.per_check[problem.check] += 1
+        if self.per_check[problem.check] > MAX_LISTED:
             self.unlisted += 1
         else:
-            self.listed.append(Problem(check, subject, message))
+            self.listed.append(problem)
 
 
 def _check_version(document: Document, version: Version) -> list[Problem]:
@@ -171,7 +171,7 @@ def _check_documents(store: Store, found: _Problems, counts: Counter[str]) -> No
             problems = _check_document(store, document, counts)
             if problems is not None:
                 for problem in problems:
-                    found.add(problem.check, problem.subject, problem.message)
+                    found.add(problem)
                 break
 
 
@@ -180,23 +180,23 @@ def _check_citations(
 ) -> None:
     for trace_id, sentence, citation in store.recorded_citations():
         counts["citations"] += 1
-        subject = f"{trace_id} sentence {sentence}"
+        subject = f"citation of {trace_id} sentence {sentence}"
         try:
-            check_citation(citation, where=f"citation of {subject}")
+            check_citation(citation, where=subject)
         except TetherError as exc:
-            found.add("citations", trace_id, str(exc))
+            found.add(Problem("citations", trace_id, str(exc)))
             continue
         stored = store.version_slice(citation.doc_id, citation.version, citation.start, citation.end)
         if stored is not None and stored != citation.quote:
-            found.add(
+            found.add(Problem(
                 "citations", trace_id,
-                f"citation of {subject}: {citation.doc_id} {citation.version} "
+                f"{subject}: {citation.doc_id} {citation.version} "
                 f"[{citation.start}, {citation.end}) no longer holds the quoted text",
-            )
+            ))
         try:
             statuses[resolve(citation, store).status] += 1
         except TetherError as exc:
-            found.add("citations", trace_id, f"citation of {subject} does not resolve: {exc}")
+            found.add(Problem("citations", trace_id, f"{subject} does not resolve: {exc}"))
 
 
 def check_store(store: Store) -> CheckReport:
@@ -205,7 +205,7 @@ def check_store(store: Store) -> CheckReport:
     counts: Counter[str] = Counter()
     statuses: Counter[str] = Counter()
     for check, subject, message in store.integrity_problems():
-        found.add(check, subject, message)
+        found.add(Problem(check, subject, message))
     # A damaged file or schema makes every further read unreliable; the report then
     # has no counts, since nothing was read through.
     if not any(p.check in ("file", "schema") for p in found.listed):
