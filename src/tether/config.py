@@ -39,8 +39,14 @@ class Settings:
     # Extracted text over this many characters is refused (a decompression bomb or a
     # dump, not a document).
     max_text_chars: int = 20_000_000
+    # Page count and element nesting are checked before the parser does real work:
+    # a 100,000-page PDF or 100,000 nested <div>s costs time and memory, not text.
     max_pdf_pages: int = 2_000
     max_html_depth: int = 512
+    # A gzip-encoded HTML body or a PDF stream may inflate to at most this many times
+    # the file's size (never less than 1 MiB, so small files are not refused): real
+    # documents compress 3-20x; a decompression bomb, thousands of times.
+    max_decompression_ratio: int = 100
     # A question longer than this is refused rather than fed to the FTS parser.
     max_question_chars: int = 2_000
     # Provenance policy: when on, a sentence may rest only on original text; one that
@@ -114,6 +120,8 @@ class Settings:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
+_LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
+           "max_decompression_ratio", "max_question_chars", "max_request_bytes")
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -160,6 +168,9 @@ def load_settings(path: str | os.PathLike[str] | None = None, **overrides: Any) 
     settings = Settings(**values)
     if not 0.0 < settings.support_overlap <= 1.0:
         raise ConfigError("support_overlap must be in (0, 1]")
+    for name in _LIMITS:  # a zero or negative limit would refuse everything, or nothing
+        if getattr(settings, name) < 1:
+            raise ConfigError(f"{name} must be at least 1, got {getattr(settings, name)}")
     from .modes import parse_modes  # here: modes imports this module's errors only
 
     parse_modes(settings.modes)  # a typo in a gate or mode fails at load, not mid-answer

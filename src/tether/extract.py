@@ -405,13 +405,24 @@ def _check_html_depth(html: str, limit: int, name: str) -> None:
             )
 
 
-def _gunzip(data: bytes, settings: Settings, name: str) -> bytes:
-    """Inflate gzip with a hard cap: inflated bytes count against ``max_file_bytes``.
+# Inflating to this much is never refused for its ratio: a 5 KiB page may be 200 KiB.
+_INFLATE_FLOOR = 1024 * 1024
 
-    The cap is checked while inflating, in bounded steps, so a bomb costs at most
-    ``max_file_bytes`` of memory before it is refused.
+
+def _inflate_cap(size: int, settings: Settings) -> int:
+    """Most bytes ``size`` compressed bytes may inflate to (``max_decompression_ratio``)."""
+    return max(_INFLATE_FLOOR, settings.max_decompression_ratio * size)
+
+
+def _gunzip(data: bytes, settings: Settings, name: str) -> bytes:
+    """Inflate gzip with a hard cap: ``max_decompression_ratio`` times the compressed
+    size, and never more than ``max_file_bytes``.
+
+    The cap is checked while inflating, in bounded steps, so a bomb costs at most the
+    cap in memory before it is refused.
     """
-    cap = settings.max_file_bytes
+    by_ratio = _inflate_cap(len(data), settings)
+    cap = min(settings.max_file_bytes, by_ratio)
     out = bytearray()
     pending = data
     try:
@@ -421,10 +432,12 @@ def _gunzip(data: bytes, settings: Settings, name: str) -> bytes:
             while chunk:
                 out += inflater.decompress(chunk, cap + 1 - len(out))
                 if len(out) > cap:
+                    setting = "max_file_bytes" if cap == settings.max_file_bytes else (
+                        "max_decompression_ratio")
                     raise LimitExceeded(
-                        f"{name}: gzip content inflates past the max_file_bytes limit of {cap} "
-                        "bytes (a decompression bomb?)",
-                        hint="raise max_file_bytes in tether.toml or TETHER_MAX_FILE_BYTES if "
+                        f"{name}: gzip content inflates past {cap} bytes, over the {setting} "
+                        f"limit (a decompression bomb?)",
+                        hint=f"raise {setting} in tether.toml or TETHER_{setting.upper()} if "
                         "the page is genuine",
                     )
                 chunk = inflater.unconsumed_tail
@@ -574,8 +587,9 @@ _PDF_STREAM_FLOOR = 16 * 1024 * 1024
 
 
 @contextlib.contextmanager
-def _pypdf_limits(settings: Settings) -> Iterator[None]:
-    """Tighten pypdf's decompression caps to what ``max_text_chars`` can justify.
+def _pypdf_limits(settings: Settings, size: int) -> Iterator[None]:
+    """Tighten pypdf's decompression caps to what ``max_text_chars`` and the file's
+    ``size`` (``max_decompression_ratio``) can justify.
 
     A content stream holds operators besides text, so it may be several times the
     text it draws; pypdf's own defaults stay the ceiling. Uses pypdf's context-local
@@ -588,7 +602,7 @@ def _pypdf_limits(settings: Settings) -> Iterator[None]:
         yield
         return
     current = pypdf.get_configuration()
-    cap = max(_PDF_STREAM_FLOOR, 4 * settings.max_text_chars)
+    cap = min(max(_PDF_STREAM_FLOOR, 4 * settings.max_text_chars), _inflate_cap(size, settings))
     names = ("zlib_maximum_output_length", "lzw_maximum_output_length",
              "run_length_maximum_output_length", "array_based_stream_maximum_output_length",
              "brotli_maximum_output_length", "maximum_declared_stream_length")
@@ -613,7 +627,7 @@ def _extract_pdf(
     regions: list[Region] = []
     pos = 0
     try:
-        with _pypdf_limits(settings):
+        with _pypdf_limits(settings, len(data)):
             reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
             if reader.is_encrypted:
                 _decrypt(reader, name)
@@ -643,7 +657,8 @@ def _extract_pdf(
     except LimitReachedError as exc:
         raise LimitExceeded(
             f"{name}: the PDF hits a safety limit of the PDF parser ({exc})",
-            hint="the file is malformed or a decompression bomb",
+            hint="the file is malformed or a decompression bomb; if it is genuine, raise "
+            "max_decompression_ratio (a stream may inflate to that many times the file's size)",
         ) from exc
     except FileNotDecryptedError as exc:
         raise _encrypted(name) from exc

@@ -29,9 +29,10 @@ _ABBREVIATIONS = frozenset(
 
 # A sentence ends at . ! ? (optionally followed by closing quotes/brackets) and
 # whitespace; also at a blank line or before a line that starts a list item or
-# heading. Each alternative is a bounded character class, so matching stays linear.
+# heading. A stop run is tried only from its first character and never given back
+# (possessive), so a run of 100,000 dots costs one pass, not one pass per dot.
 _BOUNDARY = re.compile(
-    r"""(?P<stop>[.!?]+["'”’)\]]*)(?=\s)   # terminal punctuation before whitespace
+    r"""(?P<stop>(?<![.!?])[.!?]++["'”’)\]]*+)(?=\s)   # terminal punctuation before whitespace
       | \n[ \t]*\n                         # blank line
       | \n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)]|\#{1,6})\s)  # next line is a list item or heading
       | \n(?=[ \t]*\[\d{1,2}:\d{2})        # next line is a timestamp (transcripts)

@@ -38,13 +38,19 @@ _TRAILING_MARKERS = re.compile(r"(?:[ \t]*\[\s*" + _MARKER_BODY + r"\s*\])*")
 _MARKER_PREFIX = re.compile(r"\[[\d\s,;–\-and]*$")
 _LEAD = re.compile(r"^(?:\s*(?:[-*+•>]|\d{1,3}[.)])\s+)+")
 _EMPHASIS = re.compile(r"\*\*|__|`")
-_SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?…])")
+_SPACE_BEFORE_PUNCT = re.compile(r"(?<!\s)\s++([.,;:!?…])")  # from a run's start only
 _SPACES = re.compile(r"\s+")
 # A model that never punctuates must not hold the guard back forever.
 MAX_SENTENCE_CHARS = 2_000
 # "[1-100]" is a typo or an attack, not a hundred citations.
 _MAX_RANGE = 20
-_RANGE = re.compile(r"(\d+)\s*[–-]\s*(\d+)")
+_RANGE = re.compile(r"(\d{1,6})\s*[–-]\s*(\d{1,6})")
+# Between marker numbers; tried only where a whitespace run starts, so a long run
+# is scanned once, not once per character.
+_SEPARATOR = re.compile(r"(?<!\s)\s*+(?:,|;|\band\b)\s*")
+# A marker number; longer digit runs are no source number (and int() of a
+# 5,000-digit run raises), so they are skipped.
+_NUMBER = re.compile(r"(?<!\d)\d{1,6}(?!\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +65,12 @@ class AssembledSentence:
 def parse_markers(body: str) -> list[int]:
     """Numbers in one marker body: ``"1, 2"`` → [1, 2]; ``"2-4"`` → [2, 3, 4]."""
     out: list[int] = []
-    for part in re.split(r"\s*(?:,|;|\band\b)\s*", body.strip()):
+    for part in _SEPARATOR.split(body.strip()):
         span = _RANGE.fullmatch(part)
         if span and 0 <= int(span.group(2)) - int(span.group(1)) < _MAX_RANGE:
             out.extend(range(int(span.group(1)), int(span.group(2)) + 1))
         else:
-            out.extend(int(n) for n in re.findall(r"\d+", part))
+            out.extend(int(n) for n in _NUMBER.findall(part))
     return out
 
 
@@ -104,8 +110,13 @@ class SentenceAssembler:
         return self._buf
 
     def feed(self, text: str) -> list[AssembledSentence]:
-        self._buf += text
-        return self._release(final=False)
+        # A huge chunk is taken in sentence-sized pieces: the buffer is re-sliced per
+        # released sentence, which over one 100,000-character chunk was quadratic.
+        out: list[AssembledSentence] = []
+        for at in range(0, len(text), MAX_SENTENCE_CHARS):
+            self._buf += text[at : at + MAX_SENTENCE_CHARS]
+            out += self._release(final=False)
+        return out
 
     def close(self) -> list[AssembledSentence]:
         out = self._release(final=True)

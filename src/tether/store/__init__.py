@@ -89,6 +89,16 @@ class Store(Protocol):
 
     def answer_record(self, trace_id: str) -> dict[str, Any] | None: ...
 
+    def recorded_citations(self) -> list[tuple[str, int, Citation]]:
+        """Every citation of the audit log: ``(trace id, sentence index, citation)``
+        (``tether check`` verifies each still points at its quote)."""
+        ...
+
+    def integrity_problems(self) -> list[tuple[str, str, str]]:
+        """What only the backend can check (its files, schema, search index, rows that
+        belong to nothing), as ``(check, subject, message)``; empty when sound."""
+        ...
+
     def documents(self) -> list[Document]:
         """Every document (re-segmentation walks them)."""
         ...

@@ -81,6 +81,40 @@ class StoreRecords:
         rows = self._rows("SELECT * FROM citations WHERE trace_id = %s ORDER BY seq", (trace_id,))
         return [(row["sentence"], _citation(row)) for row in rows]
 
+    def recorded_citations(self) -> list[tuple[str, int, Citation]]:
+        rows = self._rows("SELECT * FROM citations ORDER BY trace_id, seq")
+        return [(row["trace_id"], row["sentence"], _citation(row)) for row in rows]
+
+    def integrity_problems(self) -> list[tuple[str, str, str]]:
+        # The tsvector column is generated from the text, so the search index cannot
+        # drift from it; what can go wrong is rows that belong to nothing.
+        found: list[tuple[str, str, str]] = []
+        for row in self._rows(
+            "SELECT p.doc_id, count(*) AS n FROM passages p LEFT JOIN documents d"
+            " ON d.doc_id = p.doc_id WHERE d.doc_id IS NULL GROUP BY p.doc_id LIMIT 100"
+        ):
+            found.append(("passages", row["doc_id"],
+                          f"{row['n']} passage(s) of a document that is not stored"))
+        for row in self._rows(
+            "SELECT p.doc_id, p.version, count(*) AS n FROM passages p JOIN documents d"
+            " ON d.doc_id = p.doc_id WHERE p.version <> d.current_version"
+            " GROUP BY p.doc_id, p.version LIMIT 100"
+        ):
+            found.append(("passages", row["doc_id"], f"{row['n']} passage(s) of version "
+                          f"{row['version']}, which is not current, are searchable"))
+        for row in self._rows(
+            "SELECT v.doc_id, count(*) AS n FROM versions v LEFT JOIN documents d"
+            " ON d.doc_id = v.doc_id WHERE d.doc_id IS NULL GROUP BY v.doc_id LIMIT 100"
+        ):
+            found.append(("version", row["doc_id"],
+                          f"{row['n']} version(s) of a document that is not stored"))
+        for row in self._rows(
+            "SELECT DISTINCT c.trace_id FROM citations c LEFT JOIN answers a"
+            " ON a.trace_id = c.trace_id WHERE a.trace_id IS NULL LIMIT 100"
+        ):
+            found.append(("citations", row["trace_id"], "citations recorded without their answer"))
+        return found
+
     def collect_versions(self, *, dry_run: bool = False) -> Collected:
         with self.transaction() as cur:
             # Writers wait while versions are chosen and deleted (as SQLite's one write

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -21,6 +22,7 @@ from typing import Any
 from ..errors import InputError, StoreError
 from ..records import Citation, Document, Hit, Passage, Region, Version
 from . import ApiKey, Collected
+from .busy import BUSY_DEADLINE_S, RetryingConnection, is_busy, retry_busy
 
 __all__ = ["SQLiteStore"]
 
@@ -171,6 +173,21 @@ CREATE TABLE IF NOT EXISTS keys (
 """
 
 
+# Tables and indexes the schema scripts create; when all exist at the current schema
+# version, opening writes nothing (readers then never queue for the write lock).
+_SCHEMA_OBJECTS = frozenset(
+    re.findall(r"CREATE (?:VIRTUAL )?(?:TABLE|INDEX) IF NOT EXISTS (\w+)", _SCHEMA + _KEYS_TABLE)
+)
+
+
+def _busy(path: Path) -> StoreError:
+    return StoreError(
+        f"store {path} is busy: another process has held its write lock for over "
+        f"{BUSY_DEADLINE_S:.0f} s",
+        hint="retry when that ingest or gc has finished",
+    )
+
+
 def _document(row: sqlite3.Row) -> Document:
     return Document(
         doc_id=row["doc_id"],
@@ -220,15 +237,19 @@ class SQLiteStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # check_same_thread=False: the service shares one store across its thread
             # pool; writes are serialised by the lock below and by SQLite itself.
+            # RetryingConnection: several processes may share the file (see store.busy).
             self._db = sqlite3.connect(
-                self.path, timeout=30.0, isolation_level=None, check_same_thread=False
+                self.path, timeout=30.0, isolation_level=None, check_same_thread=False,
+                factory=RetryingConnection,
             )
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=30000")
-            self._migrate()
+            retry_busy(self._migrate)
         except sqlite3.DatabaseError as exc:
+            if is_busy(exc):
+                raise _busy(self.path) from exc
             raise StoreError(f"cannot open store {self.path}: {exc}") from exc
         self._lock = threading.RLock()
 
@@ -243,14 +264,25 @@ class SQLiteStore:
                 f"store {self.path} has schema {row[0]}, newer than this Tether ({SCHEMA_VERSION})",
                 hint="upgrade tether",
             )
+        if row is not None and int(row[0]) == SCHEMA_VERSION and self._has_schema():
+            return  # nothing to write: opening for reading takes no write lock
         # Every statement is IF NOT EXISTS: tables added since the file was made appear.
-        self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + "COMMIT;")
+        try:
+            self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + "COMMIT;")
+        except sqlite3.OperationalError:
+            if self._db.in_transaction:  # refused part-way: undo, so a retry starts clean
+                self._db.execute("ROLLBACK")
+            raise
         if row is not None and int(row[0]) < 2:
             self._backfill_citations()  # schema 2 added the citations table
         self._db.execute(_KEYS_TABLE)
         self._db.execute(
             "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
         )
+
+    def _has_schema(self) -> bool:
+        present = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
+        return _SCHEMA_OBJECTS <= present
 
     def _backfill_citations(self) -> None:
         """Schema 1 → 2: citations of answers already recorded become rows, so a later
@@ -276,7 +308,12 @@ class SQLiteStore:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")  # retried while busy (store.busy)
+            except sqlite3.OperationalError as exc:
+                if is_busy(exc):
+                    raise _busy(self.path) from exc
+                raise
             try:
                 yield self._db
             except BaseException:
@@ -550,6 +587,17 @@ class SQLiteStore:
                 "SELECT * FROM citations WHERE trace_id=? ORDER BY seq", (trace_id,)
             ).fetchall()
         return [(r["sentence"], _citation(r)) for r in rows]
+
+    def recorded_citations(self) -> list[tuple[str, int, Citation]]:
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM citations ORDER BY trace_id, seq").fetchall()
+        return [(r["trace_id"], r["sentence"], _citation(r)) for r in rows]
+
+    def integrity_problems(self) -> list[tuple[str, str, str]]:
+        from .sqlite_check import sqlite_problems  # it reads this module's schema
+
+        with self._lock:
+            return sqlite_problems(self._db, str(self.path))
 
     def answer_record(self, trace_id: str) -> dict[str, Any] | None:
         with self._lock:

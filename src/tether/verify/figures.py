@@ -211,6 +211,9 @@ def _grouped(text: str, sep: str) -> bool:
     return 1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:]) and len(groups) > 1
 
 
+_LARGEST = 10**308
+
+
 def _words_value(words: str) -> float | None:
     total, current = 0, 0
     for w in re.split(r"[ -]", words.lower()):
@@ -225,6 +228,8 @@ def _words_value(words: str) -> float | None:
         elif w in _SCALES:
             total += max(current, 1) * _SCALES[w]
             current = 0
+        if total + current > _LARGEST:  # "hundred hundred hundred…": no float holds it
+            return None
     return float(total + current)
 
 

@@ -365,7 +365,9 @@ def clear_cache() -> None:
 prepare_passage = prepare
 
 
-_TRAILING = re.compile(r"[\s.!?\u3002\uff01\uff1f\u2026]+$")
+# Tried only from the first character of a run (the lookbehind) and never given back:
+# otherwise every dot of ". . . . x" would rescan the run to the end (quadratic).
+_TRAILING = re.compile(r"(?<![\s.!?\u3002\uff01\uff1f\u2026])[\s.!?\u3002\uff01\uff1f\u2026]++$")
 
 
 def verbatim_form(sentence: Prepared) -> str:

@@ -91,8 +91,10 @@ def collapse(folded: str) -> Collapsed:
 # Candidate sentence ends: terminal punctuation (with closing quotes/brackets) before a
 # space, CJK full stops, blank lines, and "word.Next" joins left by careless
 # concatenation (common in scraped knowledge snippets).
+# A stop run is tried only from its first character and never given back, so a run
+# of dots costs one pass, not one per dot (a pathological-input test times it).
 _SENT_END = re.compile(
-    r"[.!?]+[\"'\u2019\u201d\u00bb)\]]*(?=\s|$)|[\u3002\uff01\uff1f]+|\n[ \t]*\n"
+    r"(?<![.!?])[.!?]++[\"'\u2019\u201d\u00bb)\]]*+(?=\s|$)|[\u3002\uff01\uff1f]+|\n[ \t]*\n"
     r"|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])"
 )
 _ABBREV = frozenset(
@@ -101,7 +103,9 @@ _ABBREV = frozenset(
     "dept est mt ft op pp".split()
 )
 _WORD_BEFORE = re.compile(r"[\w.]+$")
-_NEXT_WORD = re.compile(r"\s*[\"'(\[]?(\w)")
+# Bounded: looking past a long whitespace run from every blank line in it was
+# quadratic; a word that far away does not continue the sentence anyway.
+_NEXT_WORD = re.compile(r"\s{0,64}+[\"'(\[]?(\w)")
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:

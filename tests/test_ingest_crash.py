@@ -1,0 +1,195 @@
+"""Crash safety: ``tether ingest`` killed with SIGKILL at random points, again and again.
+
+After every kill the store passes ``check_store`` (schema, FTS5 index against the
+passages table, every passage inside its version text and equal to its slice, every
+citation holding its quote); every stored document is complete (its passages are
+exactly the segmentation of its current version) and retrievable, and a document the
+killed run had not finished is not retrievable at all. Between cycles some files are
+edited, so each run has new versions to write. Finally an uninterrupted ingest
+completes the job, and one more is a no-op.
+
+``TETHER_TEST_KILL_CYCLES`` sets the number of kills (default 12); the seed is printed
+and can be fixed with ``TETHER_TEST_KILL_SEED``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from fpdf import FPDF
+
+import tether
+from tether import ids
+from tether.check import check_store
+from tether.config import Settings
+from tether.extract import extract_file
+from tether.segment import passage_spans
+from tether.store.sqlite import SQLiteStore
+
+SRC = str(Path(tether.__file__).resolve().parents[1])
+CYCLES = int(os.environ.get("TETHER_TEST_KILL_CYCLES", "12"))
+SEED = int(os.environ.get("TETHER_TEST_KILL_SEED", str(random.randrange(1 << 30))))
+SETTINGS = Settings()
+WORDS = ("solvent pump valve gasket flange torque glove vapour limit storage drum hose seal "
+         "filter nozzle cabinet alarm sensor ladder bracket").split()
+
+
+def _marker(n: int) -> str:
+    return "zq" + "".join("abcdefghij"[int(d)] for d in f"{n:03d}")  # zqaab: one FTS token
+
+
+def _prose(rnd: random.Random, n: int, revision: int) -> list[str]:
+    sentences = [f"Document {_marker(n)} describes equipment item {n}."]
+    for k in range(rnd.randint(25, 45)):
+        a, b = rnd.sample(WORDS, 2)
+        sentences.append(f"The {a} of unit {n} is checked against the {b} every {k + 2} days.")
+    sentences += [f"Revision {r} of item {n} changed the inspection interval." for r in range(revision)]
+    return sentences
+
+
+def _write(folder: Path, n: int, revision: int, rnd: random.Random) -> None:
+    body = _prose(rnd, n, revision)
+    kind = n % 8
+    if kind in (0, 1, 2):
+        (folder / f"doc{n:03d}.md").write_text(
+            f"# Item {n}\n\n" + " ".join(body[:15]) + "\n\n" + " ".join(body[15:]) + "\n")
+    elif kind in (3, 4, 5):
+        (folder / f"doc{n:03d}.txt").write_text("\n\n".join(" ".join(body[i:i + 8])
+                                                            for i in range(0, len(body), 8)))
+    elif kind == 6:
+        paragraphs = "".join(f"<p>{' '.join(body[i:i + 6])}</p>" for i in range(0, len(body), 6))
+        (folder / f"doc{n:03d}.html").write_text(
+            f"<html><head><title>Item {n}</title></head><body><nav>Home</nav>"
+            f"<article><h1>Item {n}</h1>{paragraphs}</article></body></html>")
+    elif revision == 0:  # PDFs are written once (fpdf is slow-ish); text files change
+        pdf = FPDF()
+        pdf.set_font("helvetica", size=10)
+        for i in range(0, len(body), 12):
+            pdf.add_page()
+            pdf.multi_cell(0, 6, " ".join(body[i:i + 12]))
+        pdf.output(str(folder / f"doc{n:03d}.pdf"))
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TETHER_")}
+    env["PYTHONPATH"] = SRC
+    return env
+
+
+def _ingest(folder: Path, db: Path, cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tether", "ingest", str(folder), "--db", str(db)],
+        cwd=cwd, env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+
+
+def _assert_sound(db: Path, folder: Path, count: int) -> int:
+    """The store after a kill: intact, and each document whole or absent. Returns how
+    many documents it holds."""
+    store = SQLiteStore(db)  # opening recovers the WAL, as the next command would
+    try:
+        report = check_store(store)
+        assert report.ok, report.problems
+        present = {d.doc_id: d for d in store.documents()}
+        for document in present.values():
+            version = store.version(document.doc_id)
+            assert version is not None
+            breaks = [r.start for r in version.regions]
+            expected = [(s.start, s.end) for s in passage_spans(
+                version.text, max_chars=SETTINGS.passage_chars, breaks=breaks)]
+            stored = [(p.start, p.end) for p in store.passages(document.doc_id, version.version)]
+            assert stored == expected, f"{document.source}: passages of a partial write"
+        # Retrievable exactly when stored: each document is found by its own marker
+        # word, and a document the killed run had not committed is not found at all.
+        for n in range(count):
+            doc_id = ids.doc_id_for(next(folder.glob(f"doc{n:03d}.*")).resolve().as_uri())
+            found = {h.document.doc_id for h in store.search([_marker(n)], limit=50)}
+            assert found == ({doc_id} if doc_id in present else set()), n
+        return len(present)
+    finally:
+        store.close()
+
+
+def _versions(db: Path, folder: Path, numbers: list[int]) -> dict[int, str | None]:
+    if not db.exists():
+        return dict.fromkeys(numbers)
+    store = SQLiteStore(db)
+    try:
+        return {n: store.current_version(ids.doc_id_for(
+            next(folder.glob(f"doc{n:03d}.*")).resolve().as_uri())) for n in numbers}
+    finally:
+        store.close()
+
+
+def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> None:
+    rnd = random.Random(SEED)
+    print(f"kill test seed {SEED} ({CYCLES} cycles)")
+    folder, db = tmp_path / "corpus", tmp_path / "store.db"
+    folder.mkdir()
+    count = 72
+    revisions = [0] * count
+    for n in range(count):
+        _write(folder, n, 0, rnd)
+    window = 3.0  # seconds; becomes what a whole run took once one finishes unkilled
+    kills = completed = mid_write = 0
+    edited: list[int] = []
+    cycle = 0
+    # Kill at least once between two documents' writes (some edits in, some not); a
+    # few extra cycles make that near-certain however the kill times fall.
+    while cycle < CYCLES or (mid_write == 0 and cycle < CYCLES + 10):
+        before = _versions(db, folder, edited)
+        process = _ingest(folder, db, tmp_path)
+        started = time.monotonic()
+        delay = rnd.uniform(0.3, window)
+        time.sleep(delay)
+        killed = process.poll() is None
+        if killed:
+            process.send_signal(signal.SIGKILL)
+            kills += 1
+        else:
+            completed += 1
+            window = time.monotonic() - started
+        process.communicate(timeout=60)
+        stored = _assert_sound(db, folder, count) if db.exists() else 0
+        after = _versions(db, folder, edited)
+        written = sum(1 for n in edited if after[n] != before[n])
+        mid_write += killed and 0 < written < len(edited)
+        print(f"cycle {cycle}: {'killed' if killed else 'finished'} at {delay:.2f} s; "
+              f"{stored} documents stored, {written} of {len(edited)} edits written; check ok")
+        cycle += 1
+        # New versions for some files, so the next run has writes to be killed in.
+        edited = rnd.sample([n for n in range(count) if n % 8 != 7], count // 4)  # not PDFs
+        for n in edited:
+            revisions[n] += 1
+            _write(folder, n, revisions[n], rnd)
+    print(f"{kills} kills ({mid_write} with some edits written and some not), {completed} runs "
+          "finished before their kill time")
+    assert kills >= CYCLES // 2 and mid_write >= 1
+
+    # An uninterrupted run completes the job: every file stored at its current text.
+    out, err = _ingest(folder, db, tmp_path).communicate(timeout=120)
+    summary = re.search(r"(\d+) ingested, (\d+) updated, (\d+) unchanged, (\d+) failed", out)
+    assert summary and summary.group(4) == "0", (out, err)
+    assert sum(map(int, summary.groups())) == count
+    assert _assert_sound(db, folder, count) == count
+    store = SQLiteStore(db)
+    try:
+        for path in sorted(folder.iterdir()):
+            doc_id = ids.doc_id_for(path.resolve().as_uri())
+            text = extract_file(path, settings=SETTINGS).text
+            assert store.current_version(doc_id) == ids.version_of(text), path
+    finally:
+        store.close()
+    # ...and running it again changes nothing.
+    out, err = _ingest(folder, db, tmp_path).communicate(timeout=120)
+    assert f"0 ingested, 0 updated, {count} unchanged, 0 failed" in out, (out, err)
+    check = subprocess.run([sys.executable, "-m", "tether", "check", "--db", str(db)],
+                           cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0 and check.stdout.startswith(f"ok: {count} documents"), check
