@@ -16,9 +16,19 @@ from .records import Answer, AnswerSentence, Citation, to_json
 __all__ = ["TextStream", "answer_json", "answer_text", "citation_line"]
 
 
+# Characters json.dumps leaves raw that line readers (str.splitlines, JavaScript)
+# take for line breaks: escaped, so one record is always one line.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def json_line(value: Any) -> str:
+    """``value`` as exactly one line of JSON (UTF-8 text kept readable)."""
+    return json.dumps(value, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
 def answer_json(answer: Answer, **extra: Any) -> str:
     """One line of JSON; ``extra`` keys (an ``id``) come first."""
-    return json.dumps({**extra, **to_json(answer)}, ensure_ascii=False)
+    return json_line({**extra, **to_json(answer)})
 
 
 def citation_line(number: int, citation: Citation) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 import click
 
@@ -12,6 +11,7 @@ from ..modes import parse_modes
 from ..verify import evaluate_pairs
 from ..verify.evaluate import normalise_label
 from ..verify.report import render_text
+from ..render import json_line
 from ._common import cli, open_input, read_json_lines, require
 
 
@@ -45,6 +45,6 @@ def eval_verifier(ctx: click.Context, pairs: str, as_json: bool, mode: tuple[str
             rows.append((premise, hypothesis, label))
     result = evaluate_pairs(rows, settings=settings, modes=modes)
     if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False))
+        click.echo(json_line(result))
     else:
         click.echo(render_text(result, title=pairs))

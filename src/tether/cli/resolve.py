@@ -15,11 +15,12 @@ import click
 from ..cite import Resolution, citation_from_json
 from ..errors import InputError
 from ..records import Citation, to_json
+from ..render import json_line
 from ._common import cli, db_option, open_tether, parse_json_object, read_json_lines
 
 
 def _line(resolution: Resolution, **extra: Any) -> str:
-    return json.dumps({**extra, **to_json(resolution)}, ensure_ascii=False)
+    return json_line({**extra, **to_json(resolution)})
 
 
 def _cited(citation: Citation) -> dict[str, Any]:

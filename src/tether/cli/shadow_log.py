@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 
 import click
 
+from ..render import json_line
 from ._common import cli, db_option, open_tether
 
 
@@ -21,7 +21,7 @@ def shadow_log(ctx: click.Context, db: str | None, as_json: bool, limit: int | N
         entries = tether.store.shadow_entries(limit=limit)
     if as_json:
         for entry in entries:
-            click.echo(json.dumps(entry, ensure_ascii=False))
+            click.echo(json_line(entry))
         return
     if not entries:
         click.echo("The shadow log is empty (no gate in shadow mode has disagreed yet).")

@@ -11,6 +11,7 @@ import click
 from ..answer import verify_answer
 from ..config import load_settings
 from ..errors import InputError
+from ..render import json_line
 from ._common import cli, parse_json_object, read_json_lines, require
 
 
@@ -54,7 +55,7 @@ def verify(ctx: click.Context, jsonl: bool) -> None:
             requests.append((obj["id"], _verify_request(obj, where=where)))
         for item_id, request in requests:
             result = verify_answer(settings=settings, **request)
-            click.echo(json.dumps({"id": item_id, "sentences": result}, ensure_ascii=False))
+            click.echo(json_line({"id": item_id, "sentences": result}))
         return
     text = stdin.read()
     if not text.strip():
