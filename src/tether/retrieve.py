@@ -9,7 +9,7 @@ from .errors import InputError
 from .records import Hit
 from .store import Store
 
-__all__ = ["STOPWORDS", "query_terms", "retrieve"]
+__all__ = ["STOPWORDS", "check_question", "query_terms", "retrieve"]
 
 # Question words and function words carry no evidence; keeping them in an OR-query
 # only rewards passages for being long.
@@ -42,6 +42,18 @@ def query_terms(question: str) -> list[str]:
     return list(seen)
 
 
+def check_question(question: str, *, max_chars: int) -> None:
+    """Refuse an empty question or one over ``max_chars`` (``InputError``); a batch
+    checks every question this way before answering any."""
+    if not question.strip():
+        raise InputError("the question is empty")
+    if len(question) > max_chars:
+        raise InputError(
+            f"the question is {len(question)} characters long; the limit is {max_chars}",
+            hint="shorten it or raise max_question_chars",
+        )
+
+
 def retrieve(
     store: Store,
     question: str,
@@ -51,12 +63,6 @@ def retrieve(
     max_chars: int = 2_000,
 ) -> list[Hit]:
     """Top ``k`` passages for ``question``; ``principals=None`` means no ACL filter."""
-    if not question.strip():
-        raise InputError("the question is empty")
-    if len(question) > max_chars:
-        raise InputError(
-            f"the question is {len(question)} characters long; the limit is {max_chars}",
-            hint="shorten it or raise max_question_chars",
-        )
+    check_question(question, max_chars=max_chars)
     terms = query_terms(question)
     return store.search(terms, limit=k, principals=principals) if terms else []

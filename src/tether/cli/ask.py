@@ -12,6 +12,7 @@ from ..generate import Generator
 from ..generate.llm import LLM_GENERATORS
 from ..modes import parse_modes
 from ..records import PUBLIC
+from ..retrieve import check_question
 from ..render import TextStream, answer_json
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
 
@@ -114,7 +115,12 @@ def _ask_batch(
             where = f"line {number}"
             if "id" not in obj:
                 raise InputError(f"{where}: missing key 'id'")
-            items.append((obj["id"], require(obj, "question", str, where=where)))
+            question = require(obj, "question", str, where=where)
+            try:
+                check_question(question, max_chars=tether.settings.max_question_chars)
+            except InputError as exc:
+                raise InputError(f"{where}: {exc}") from exc
+            items.append((obj["id"], question))
     for item_id, question in items:
         answer = tether.ask(question, principals=principals, generator=gen, modes=modes)
         click.echo(answer_json(answer, id=item_id))
