@@ -188,7 +188,9 @@ def _busy(path: Path) -> StoreError:
     )
 
 
-def _document(row: sqlite3.Row) -> Document:
+def _document(row: sqlite3.Row, *, kind: str = "kind", process: str = "process") -> Document:
+    """A document from its row; ``kind``/``process`` name the columns where a join
+    with ``passages`` had to alias them."""
     return Document(
         doc_id=row["doc_id"],
         source=row["source"],
@@ -197,8 +199,8 @@ def _document(row: sqlite3.Row) -> Document:
         fetched_at=row["fetched_at"],
         media_type=row["media_type"],
         acl=tuple(json.loads(row["acl"])),
-        kind=row["kind"],
-        process=row["process"],
+        kind=row[kind],
+        process=row[process],
     )
 
 
@@ -489,28 +491,14 @@ class SQLiteStore:
             " JOIN documents d ON d.doc_id = p.doc_id"
             " WHERE passages_fts MATCH ?"
         )
-        params: list[Any] = [query]
-        if principals is not None:
-            marks = ",".join("?" * len(principals)) or "NULL"
-            sql += f" AND EXISTS (SELECT 1 FROM json_each(d.acl) WHERE value IN ({marks}))"
-            params.extend(principals)
-        sql += " ORDER BY bm25 LIMIT ?"
-        params.append(limit)
+        acl, acl_params = self._acl_clause(principals)
+        sql += acl + " ORDER BY bm25 LIMIT ?"
+        params: list[Any] = [query, *acl_params, limit]
         with self._lock:
             rows = self._db.execute(sql, params).fetchall()
         hits = []
         for rank, row in enumerate(rows):
-            document = Document(
-                doc_id=row["doc_id"],
-                source=row["source"],
-                title=row["title"],
-                license=row["license"],
-                fetched_at=row["fetched_at"],
-                media_type=row["media_type"],
-                acl=tuple(json.loads(row["acl"])),
-                kind=row["doc_kind"],
-                process=row["doc_process"],
-            )
+            document = _document(row, kind="doc_kind", process="doc_process")
             # FTS5's bm25() is negative, lower is better; flip it so higher is better.
             hits.append(Hit(_passage(row), document, -float(row["bm25"]), rank))
         return hits
