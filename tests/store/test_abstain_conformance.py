@@ -21,6 +21,22 @@ def test_term_counts_match_retrieval_and_respect_acl(store):
     assert store.term_counts(['"', "AND"])[1] == {'"': 0, "AND": 0}  # query syntax is data
 
 
+@pytest.mark.parametrize("principals", [None, ["public"]])
+def test_term_counts_see_only_current_versions_and_remaining_documents(store, principals):
+    # Counting without an ACL skips the joins: only right if the index holds exactly
+    # the current passages, through re-ingest and deletion.
+    store.put(*_doc())
+    store.put(*_doc(text="Methanol is a solvent. Methanol is toxic.", max_chars=25))
+    other = _doc(source="https://ex.org/other", text="Toluene boils at 111 °C.")
+    store.put(*other)
+    total, df = store.term_counts(["methanol", "boils", "solvent"], principals=principals)
+    assert (total, df) == (3, {"methanol": 2, "boils": 1, "solvent": 1})
+    store.delete_document(other[0].doc_id)
+    assert store.term_counts(["boils", "toluene"], principals=principals) == (
+        2, {"boils": 0, "toluene": 0}
+    )
+
+
 def _entry(n):
     return {
         "created_at": f"2026-01-0{n}T00:00:00", "trace_id": f"tr_{n}", "question": f"q{n}?",
