@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from . import ids
-from .answercheck import anchors, check_answer, sentence_answers
+from .answercheck import anchors, check_answer, judge_answers, judged_refusal, sentence_answers
 from .attribute import evidence_from_hits, evidence_from_texts
 from .calibrate import Threshold, resolve_threshold
 from .cite import Resolution, answer_citations, resolve, resolve_trace
@@ -167,6 +167,7 @@ class Tether:
         shadow: list[dict[str, str]] = []
         drafts: list[Draft] = []
         refusal: tuple[str, str] | None = None
+        answer_judged: dict[str, Any] | None = None
         generation: dict[str, Any] = {}
         withheld: list[AnswerSentence] = []
         if report.signal != "ok" and abstain == "on":
@@ -187,6 +188,12 @@ class Tether:
             texts_of_hits = [h.passage.text for h in hits] + [h.document.title for h in hits]
             asked = anchors(question, texts_of_hits)
             answered = abstain != "on"
+            # A judge that reads answers decides only once all sentences are in, so
+            # with both gates on nothing streams before it has.
+            reader = self.judge() if in_force["judge"] != "off" and abstain != "off" else None
+            hold = abstain == "on" and in_force["judge"] == "on" and callable(
+                getattr(reader, "answers", None)
+            )
             seen: set[str] = set()
             steering = steering_text(report, hits)
             for draft in _recorded(gen.generate(question, hits, steering=steering), generation):
@@ -208,7 +215,7 @@ class Tether:
                 if not answered:
                     withheld.append(outcome)
                     context = _context(outcome, by_id)
-                    if sentence_answers(
+                    if hold or sentence_answers(
                         question, outcome.text, context, passages=texts_of_hits, anchor_terms=asked
                     ) is not None:
                         continue
@@ -218,14 +225,26 @@ class Tether:
                     yield Event("sentence", ready)
                 withheld = []
             if kept and abstain != "off":
-                why = check_answer(
-                    question, [(k.text, _context(k, by_id)) for k in kept], passages=texts_of_hits
-                )
-                if why and abstain == "on":
+                answering = [(k.text, _context(k, by_id)) for k in kept]
+                why = check_answer(question, answering, passages=texts_of_hits)
+                gate = abstain
+                if why is None and reader is not None:
+                    judged = judge_answers(reader, question, answering)
+                    why = judged_refusal(judged)
+                    gate = "on" if abstain == in_force["judge"] == "on" else "shadow"
+                    if judged is not None:
+                        answer_judged = {"checker": judged.checker, "label": judged.label,
+                                         "error": judged.error}
+                if why and gate == "on":
                     refusal, withheld = ("guard", why), kept
                     kept = []
                 elif why:
                     shadow.append(_would_refuse("guard", why))
+                if refusal is None:  # what waited for the judge
+                    for ready in withheld:
+                        timings.setdefault("first_sentence_ms", _ms(started))
+                        yield Event("sentence", ready)
+                    withheld = []
         timings["total_ms"] = _ms(started)
         answer = self._finish(
             question, hits, drafts, kept, dropped, shadow,
@@ -242,6 +261,7 @@ class Tether:
                     "absent": list(report.absent),
                 },
                 "withheld": [w.text for w in withheld],
+                **({"answer_judge": answer_judged} if answer_judged else {}),
             },
         )
         if refusal is not None:

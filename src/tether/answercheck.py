@@ -31,11 +31,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import cast
 
 from .answertype import answer_type, supplies
 from .terms import Term, content_terms, stem, stems
+from .verify.judge import Judge, Judgement
 
-__all__ = ["anchors", "check_answer", "sentence_answers"]
+__all__ = ["anchors", "check_answer", "judge_answers", "judged_refusal", "sentence_answers"]
 
 
 def anchors(question: str, passages: Sequence[str] = ()) -> list[Term]:
@@ -183,3 +185,33 @@ def check_answer(
         return f"the question asks for a {kind} and no supported sentence gives one"
     first = next(str(why) for why in lacks if not str(why).startswith("gives no"))
     return "no supported sentence " + first.replace("does not mention", "mentions")
+
+
+def judge_answers(
+    judge: Judge, question: str, sentences: Sequence[tuple[str, str]]
+) -> Judgement | None:
+    """Ask a model judge whether the supported sentences answer ``question`` as asked.
+
+    This is what the lexical check cannot see: every word of the question in a cited
+    sentence that relates them differently ("Who was famed for their *Christian*
+    spirit?" of "famed for their martial spirit and … their Christian piety").
+    Each sentence is shown after its context (title, sentence before). Only a judge
+    with an ``answers`` method can be asked (the LLM judges); an NLI model judges
+    whether a passage states a claim, and a question is not a claim: None.
+    """
+    ask = getattr(judge, "answers", None)
+    if not callable(ask) or not sentences:
+        return None
+    parts = (line.strip() for text, context in sentences for line in (*context.split("\n"), text))
+    return cast(Judgement, ask("\n".join(dict.fromkeys(p for p in parts if p)), question))
+
+
+def judged_refusal(judgement: Judgement | None) -> str | None:
+    """The refusal reason a judgement gives, or None (it found an answer, or failed:
+    a failed judge leaves the lexical decision standing)."""
+    if judgement is None or not judgement.ok or judgement.label == "entailment":
+        return None
+    if judgement.label == "contradiction":
+        return (f"{judgement.checker} finds the supported sentences contradict what the "
+                "question takes for granted")
+    return f"{judgement.checker} finds that no supported sentence answers the question as asked"
