@@ -1,6 +1,7 @@
 """Abstention on SQuAD 2.0 "Normans": answer accuracy, abstain precision and recall.
 
     python bench/squad_abstain.py [--data ../shared/data] [--show]
+    python bench/squad_abstain.py --judge openai:MODEL --judge-url http://127.0.0.1:8000/v1
 
 Each paragraph is ingested as one document into a temporary store (see
 shared/data/README.md); the data is read in place, never copied. An answerable
@@ -17,7 +18,9 @@ Configurations, each against the baseline measured in the same run:
 
 The probe threshold is calibrated on the tuning split only (three questions in
 four); every fourth question (fixed, by position) is held out to show overfitting.
-Rows are printed with the uncalibrated default threshold too.
+Rows are printed with the uncalibrated default threshold too. With ``--judge``, the
+answer check also asks that model whether the cited sentences answer the question
+(``answercheck.judge_answers``), so ``probe+guard`` includes it.
 """
 
 from __future__ import annotations
@@ -136,12 +139,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--show", action="store_true", help="list the questions handled wrongly")
+    parser.add_argument("--judge", default="", help="a judge setting, e.g. openai:MODEL")
+    parser.add_argument("--judge-url", default="", help="the judge's server (OpenAI-compatible)")
     args = parser.parse_args(argv)
     if not (args.data / "squad2-dev-normans.json").is_file():
         print(f"error: no squad2-dev-normans.json in {args.data}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="tether-squad-") as tmp:
-        with Tether(Path(tmp) / "squad.db", settings=Settings()) as tether:
+        settings = Settings(judge=args.judge, generator_base_url=args.judge_url)
+        with Tether(Path(tmp) / "squad.db", settings=settings) as tether:
             questions = load(args.data, tether)
             print(f"SQuAD 2.0 Normans: {len(questions)} questions "
                   f"({sum(q.answerable for q in questions)} answerable), "
