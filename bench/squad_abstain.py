@@ -106,6 +106,7 @@ def run(tether: Tether, questions: list[Question], label: str, show: bool) -> di
         "baseline": [], "probe": [], "probe+guard": [],
     }
     started = time.perf_counter()
+    judged = failed = 0
     for q in questions:
         off = tether.ask(q.text, modes={"abstain": "off"}, record=False)
         shadow = tether.ask(q.text, modes={"abstain": "shadow"}, record=False)
@@ -114,11 +115,16 @@ def run(tether: Tether, questions: list[Question], label: str, show: bool) -> di
         results["probe"].append((q, shadow.refused or "probe" in shadow_layers(shadow),
                                  answered(q, shadow)))
         results["probe+guard"].append((q, on.refused, answered(q, on)))
+        if "answer_judge" in on.trace:
+            judged += 1
+            failed += on.trace["answer_judge"]["error"] is not None
         if show and (q.answerable == on.refused):
             what = "refused answerable" if q.answerable else "answered unanswerable"
             print(f"  [{what}] {q.text!r}: {on.refusal_reason or on.sentences[0].text[:90]}")
     elapsed = time.perf_counter() - started
     print(f"\n{label}  ({len(questions)} questions x 3 runs in {elapsed:.1f} s)")
+    if judged:  # a judge that failed left the lexical decision: say how often
+        print(f"answer judge asked {judged} times, failed {failed}")
     print(f"{'config':<12} {'split':<9} {'accuracy':>8} {'abst.prec':>9} {'abst.rec':>8} "
           f"{'refused':>7}  vs baseline (acc ratio, recall gain)")
     out: dict[str, Any] = {}
