@@ -2,7 +2,7 @@
 
 import pytest
 
-from tether.answercheck import absent_subject, anchors, check_answer, sentence_answers
+from tether.answercheck import absent_subject, anchors, check_answer, property_terms, sentence_answers
 from tether.answertype import answer_type, supplies
 
 
@@ -82,6 +82,47 @@ def test_refusal_reasons_say_why():
 def test_what_a_property_belongs_to_is_an_anchor(question, sentence, context, answers):
     why = sentence_answers(question, sentence, context)
     assert (why is None) == answers, why
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("What is the boiling point of lead?", ["boiling"]),
+        ("What was the peak carbon monoxide reading during the incident?", ["peak", "carbon", "monoxide"]),
+        ("What is the limit for ethanol?", []),  # a bare head: answers paraphrase it
+        ("Within how many hours must a result be reported?", ["hours"]),
+        ("How much does a container cost?", []),  # "does" counts nothing
+        ("Who founded the plant?", []),
+    ],
+)
+def test_property_terms_are_the_modifiers_of_what_is_asked(question, words):
+    assert [t.word for t in property_terms(question)] == words
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "section", "answers"),
+    [
+        # A sibling property of the same substance answers another question.
+        ("What is the boiling point of lead?", "The melting point of lead is 327.5 °C.", "", False),
+        ("What is the boiling point of lead?", "The boiling point of lead is 1,749 °C.", "", True),
+        ("What was the peak carbon monoxide reading?", "The peak hydrogen sulfide reading was 38 ppm.", "", False),
+        ("How many employees work at the site?", "It is one of the most common solvents.", "", False),
+        ("How many employees work at the site?", "The site employs 140 employees.", "", True),
+        # The passage the sentence is cut from may state the qualifier: its heading.
+        ("What is the 8-hour exposure limit for acetone?", "The 8-hour limit for acetone is 1,000 ppm.",
+         "## Exposure limits differ by body\n\n- The 8-hour limit for acetone is 1,000 ppm.", True),
+        ("What is the 8-hour exposure limit for acetone?", "The 8-hour limit for acetone is 1,000 ppm.",
+         "", False),
+    ],
+)
+def test_the_asked_property_must_be_the_one_stated(question, sentence, section, answers):
+    why = sentence_answers(question, sentence, "Sheet", section=section)
+    assert (why is None) == answers, why
+    if not answers:
+        assert why.startswith("does not mention"), why
+    # check_answer takes the section as a third item, and pairs without one.
+    reason = check_answer(question, [(sentence, "Sheet", section)])
+    assert (reason is None) == answers, reason
 
 
 @pytest.mark.parametrize(

@@ -214,9 +214,10 @@ class Tether:
                 kept.append(outcome)
                 if not answered:
                     withheld.append(outcome)
-                    context = _context(outcome, by_id)
+                    _, context, section = _answering(outcome, by_id)
                     if hold or sentence_answers(
-                        question, outcome.text, context, passages=texts_of_hits, anchor_terms=asked
+                        question, outcome.text, context, section=section, passages=texts_of_hits,
+                        anchor_terms=asked,
                     ) is not None:
                         continue
                     answered = True
@@ -225,7 +226,7 @@ class Tether:
                     yield Event("sentence", ready)
                 withheld = []
             if kept and abstain != "off":
-                answering = [(k.text, _context(k, by_id)) for k in kept]
+                answering = [_answering(k, by_id) for k in kept]
                 why = check_answer(question, answering, passages=texts_of_hits)
                 gate = abstain
                 if why is None and reader is not None:
@@ -373,16 +374,17 @@ def _shadow_entry(
     }
 
 
-def _context(sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> str:
-    """What a sentence may lean on: its document's title and the sentence before it."""
+def _answering(sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> tuple[str, str, str]:
+    """The sentence, what it may lean on (its document's title and the sentence before
+    it) and the passage it was cut from, as the answer check takes them."""
     citation = sentence.citations[0]
     hit = by_id.get(citation.passage_id)
     if hit is None:
-        return citation.title
+        return sentence.text, citation.title, ""
     before = hit.passage.text[: max(0, citation.start - hit.passage.start)]
     spans = sentence_spans(before)
     previous = before[spans[-1].start : spans[-1].end] if spans else ""
-    return f"{hit.document.title}\n{previous}"
+    return sentence.text, f"{hit.document.title}\n{previous}", hit.passage.text
 
 
 def _recorded(drafts: Iterator[Draft], record: dict[str, Any]) -> Iterator[Draft]:

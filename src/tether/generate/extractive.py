@@ -87,7 +87,7 @@ class ExtractiveGenerator:
                 # question's names and figures (tether.answercheck, which the
                 # answer is held to after the guard).
                 lacks = sentence_answers(
-                    question, sentence, context, passages=texts, anchor_terms=asked
+                    question, sentence, context, section=text, passages=texts, anchor_terms=asked
                 )
                 typed = lacks is None or not lacks.startswith("gives no")
                 # A sentence without the question's names answers another question.
