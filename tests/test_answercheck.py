@@ -113,6 +113,9 @@ def test_property_terms_are_the_modifiers_of_what_is_asked(question, words):
          "## Exposure limits differ by body\n\n- The 8-hour limit for acetone is 1,000 ppm.", True),
         ("What is the 8-hour exposure limit for acetone?", "The 8-hour limit for acetone is 1,000 ppm.",
          "", False),
+        # ...but not anywhere else in it: a solution that can boil is no boiling point.
+        ("What is the boiling point of lye?", "The melting point of lye is about 318 °C.",
+         "Lye releases heat in water.\n- A solution made too quickly can boil.", False),
     ],
 )
 def test_the_asked_property_must_be_the_one_stated(question, sentence, section, answers):

@@ -15,7 +15,8 @@ an answer is refused (layer ``guard``) unless some surviving sentence
   appointed…", a fact sheet titled "Toluene"), and
 * states the property asked for, not a sibling: the qualifiers of "the *boiling*
   point" (not the melting point), the noun "how many" counts; these may also stand
-  in the passage the sentence is cut from (a heading "Exposure limits").
+  in the heading of the passage the sentence is cut from ("Exposure limits"), but
+  not elsewhere in it ("a solution can boil" is no boiling point).
 
 Other words are not anchors: questions paraphrase their verbs and common nouns
 freely ("located" for "a region in"), but a different name, year or substance is a
@@ -43,7 +44,8 @@ from .terms import Term, content_terms, stem, stems
 from .verify.judge import Judge, Judgement
 
 __all__ = [
-    "anchors", "check_answer", "judge_answers", "judged_refusal", "property_terms", "sentence_answers",
+    "anchors", "check_answer", "heading", "judge_answers", "judged_refusal", "property_terms",
+    "sentence_answers",
 ]
 
 
@@ -122,6 +124,23 @@ def property_terms(question: str) -> list[Term]:
     return content_terms(match.group(1))[:-1]
 
 
+def heading(section: str) -> str:
+    r"""The first line of a passage when it reads as a heading: marked ("## Exposure
+    limits"), or short and without a sentence's closing stop ("Substitution" from an
+    HTML <h2>). A passage cut mid-section has none.
+
+        >>> heading("## Exposure limits\n\n- The 8-hour limit is 1,000 ppm.")
+        '## Exposure limits'
+        >>> heading("Acetone is a solvent.\nIt boils at 56 °C.")
+        ''
+    """
+    first = section.lstrip().split("\n", 1)[0].strip()
+    if first.startswith("#") or (len(first) <= 80 and not first.endswith((".", "!", "?", ":", ";"))
+                                 and "\n" in section.strip()):
+        return first
+    return ""
+
+
 def _lower_only(passages: Sequence[str]) -> set[str]:
     """Stems that ``passages`` write in lower case and never capitalised."""
     lower: set[str] = set()
@@ -144,8 +163,8 @@ def sentence_answers(
     """None when ``sentence`` answers ``question``, else what it lacks.
 
     ``context`` is what the sentence may lean on (its title, the sentence before);
-    ``section`` is the passage it was cut from, which may state the asked property's
-    qualifier (a heading "Exposure limits" over "The 8-hour limit is 1,000 ppm");
+    ``section`` is the passage it was cut from, whose heading may state the asked
+    property's qualifier ("Exposure limits" over "The 8-hour limit is 1,000 ppm");
     ``passages`` are the retrieved texts, used to tell names from typos (or pass
     ``anchor_terms`` computed once with ``anchors``).
     """
@@ -160,7 +179,7 @@ def sentence_answers(
         anchor_terms = anchors(question, passages)
     missing = [t.word for t in anchor_terms if t.stem not in present]
     if not missing:
-        present |= stems(section)
+        present |= stems(heading(section))
         missing = [t.word for t in property_terms(question) if t.stem not in present]
     if missing:
         return "does not mention " + ", ".join(repr(w) for w in dict.fromkeys(missing))
