@@ -22,7 +22,7 @@ Other words are not anchors: questions paraphrase their verbs and common nouns
 freely ("located" for "a region in"), but a different name, year or substance is a
 different question. (Measured at 24/24 answer accuracy on the demo questions: the
 of/for anchor raised abstain recall there from 6/16 to 9/16, the asked property to
-14/16; ADR 0001 has the SQuAD figures.) ``check_answer`` returns the refusal reason,
+15/16; ADR 0001 has the SQuAD figures.) ``check_answer`` returns the refusal reason,
 or None.
 
     >>> check_answer("When did Hervé fight the Turks?",
@@ -106,9 +106,10 @@ _COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_]+)", re.I)
 
 def property_terms(question: str) -> list[Term]:
     """The words before the head noun of the property a "what is the …" question asks
-    for (or the noun "how many" counts): what tells it from its siblings ("boiling" from "melting" point, "carbon
-    monoxide" from "hydrogen sulfide" reading). The head itself ("point", "reading")
-    is left out: answers paraphrase it more often than they change it.
+    for (or the noun "how many" counts): what tells it from its siblings ("boiling"
+    from "melting" point, "carbon monoxide" from "hydrogen sulfide" reading). The head
+    itself ("point", "reading") is left out: answers paraphrase it more often than
+    they change it.
 
         >>> [t.word for t in property_terms("What was the peak carbon monoxide reading during the incident?")]
         ['peak', 'carbon', 'monoxide']
