@@ -127,19 +127,21 @@ def property_terms(question: str) -> list[Term]:
 
 def heading(section: str) -> str:
     r"""The first line of a passage when it reads as a heading: marked ("## Exposure
-    limits"), or short and without a sentence's closing stop ("Substitution" from an
-    HTML <h2>). A passage cut mid-section has none.
+    limits"), or short, without a sentence's closing stop and not a "field: value"
+    line ("Substitution" from an HTML <h2>). A passage cut mid-section has none.
 
         >>> heading("## Exposure limits\n\n- The 8-hour limit is 1,000 ppm.")
         '## Exposure limits'
         >>> heading("Acetone is a solvent.\nIt boils at 56 °C.")
         ''
+        >>> heading("Boiling point: 1,749 °C\nMelting point: 327.5 °C")
+        ''
     """
     first = section.lstrip().split("\n", 1)[0].strip()
-    if first.startswith("#") or (len(first) <= 80 and not first.endswith((".", "!", "?", ":", ";"))
-                                 and "\n" in section.strip()):
+    if first.startswith("#"):
         return first
-    return ""
+    plain = len(first) <= 80 and ": " not in first and not first.endswith((".", "!", "?", ":", ";"))
+    return first if plain and "\n" in section.strip() else ""
 
 
 def _lower_only(passages: Sequence[str]) -> set[str]:
