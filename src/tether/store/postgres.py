@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import MissingExtra, StoreError
-from ..records import Document, Hit, Passage, Region, Version
+from ..records import Document, Hit, Passage, Version
 
 try:
     import psycopg
@@ -43,6 +43,7 @@ from .postgres_schema import (
     stderr,
 )
 from .postgres_records import StoreRecords
+from .rows import document_from_row, passage_from_row, version_from_row
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -68,35 +69,6 @@ _PASSAGE_COLUMNS = (
     'p.passage_id, p.doc_id, p.version, p.start, p."end", p.kind, p.region, p.process,'
     " p.flags, p.text"
 )
-
-
-def _document(row: DictRow, prefix: str = "") -> Document:
-    return Document(
-        doc_id=row["doc_id"],
-        source=row["source"],
-        title=row["title"],
-        license=row["license"],
-        fetched_at=row["fetched_at"],
-        media_type=row["media_type"],
-        acl=tuple(row["acl"]),
-        kind=row[prefix + "kind"],
-        process=row[prefix + "process"],
-    )
-
-
-def _passage(row: DictRow) -> Passage:
-    return Passage(
-        passage_id=row["passage_id"],
-        doc_id=row["doc_id"],
-        version=row["version"],
-        start=row["start"],
-        end=row["end"],
-        text=row["text"],
-        kind=row["kind"],
-        region=row["region"],
-        process=row["process"],
-        flags=tuple(row["flags"]),
-    )
 
 
 def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
@@ -216,7 +188,7 @@ class PostgresStore(StoreRecords):
             # (a narrowed ACL, a corrected title) rewrites the document, and its passages
             # when what they carry changed (the ACL here, kind and process).
             same_text = row is not None and row["current_version"] == version.version
-            old = _document(row) if row is not None else None
+            old = document_from_row(row) if row is not None else None
             if same_text and old == document:
                 return "unchanged"
             cur.execute(
@@ -328,16 +300,16 @@ class PostgresStore(StoreRecords):
         statement = search_sql(len(kept), self.language, acl=principals is not None)
         rows = self._rows(statement, args)
         return [
-            Hit(_passage(row), _document(row, prefix="doc_"), float(row["score"]), rank)
+            Hit(passage_from_row(row), document_from_row(row, prefix="doc_"), float(row["score"]), rank)
             for rank, row in enumerate(rows)
         ]
 
     def document(self, doc_id: str) -> Document | None:
         rows = self._rows("SELECT * FROM documents WHERE doc_id = %s", (doc_id,))
-        return _document(rows[0]) if rows else None
+        return document_from_row(rows[0]) if rows else None
 
     def documents(self) -> list[Document]:
-        return [_document(r) for r in self._rows("SELECT * FROM documents ORDER BY source")]
+        return [document_from_row(r) for r in self._rows("SELECT * FROM documents ORDER BY source")]
 
     def version(self, doc_id: str, version: str | None = None) -> Version | None:
         if version is None:
@@ -353,14 +325,7 @@ class PostgresStore(StoreRecords):
         if not rows:
             return None
         row = rows[0]
-        return Version(
-            doc_id=row["doc_id"],
-            version=row["version"],
-            text=row["text"],
-            extractor=row["extractor"],
-            created_at=row["created_at"],
-            regions=tuple(Region(s, e, label) for s, e, label in json.loads(row["regions"])),
-        )
+        return version_from_row(row)
 
     def passages(self, doc_id: str, version: str) -> list[Passage]:
         rows = self._rows(
@@ -368,7 +333,7 @@ class PostgresStore(StoreRecords):
             " WHERE p.doc_id = %s AND p.version = %s ORDER BY p.start",
             (doc_id, version),
         )
-        return [_passage(r) for r in rows]
+        return [passage_from_row(r) for r in rows]
 
     def current_version(self, doc_id: str) -> str | None:
         rows = self._rows("SELECT current_version FROM documents WHERE doc_id = %s", (doc_id,))
@@ -388,7 +353,7 @@ class PostgresStore(StoreRecords):
             ' AND p.version = %s AND p.start < %s AND p."end" > %s ORDER BY p.start',
             (doc_id, version, end, start),
         )
-        return [_passage(r) for r in rows]
+        return [passage_from_row(r) for r in rows]
 
     def term_counts(
         self, words: Sequence[str], *, principals: Sequence[str] | None = None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError, MissingExtra, StoreError
 from ..records import Citation
 from . import ApiKey, Collected
+from .rows import CITATION_FIELDS, SHADOW_FIELDS, citation_from_row
 
 try:
     import psycopg
@@ -23,18 +24,7 @@ try:
 except ModuleNotFoundError as exc:  # pragma: no cover - depends on the environment
     raise MissingExtra("the PostgreSQL store", "postgres") from exc
 
-__all__ = ["CITATION_FIELDS", "SHADOW_FIELDS", "StoreRecords"]
-
-# Same order as SQLite's (``sqlite.SHADOW_FIELDS``, ``sqlite._CITATION_FIELDS``).
-SHADOW_FIELDS = ("created_at", "trace_id", "question", "gate", "layer", "reason", "suppressed", "text")
-CITATION_FIELDS = (
-    "doc_id", "version", "start", "end", "quote", "quote_hash", "passage_id", "source",
-    "title", "license", "fetched_at", "kind", "region", "process",
-)
-
-
-def _citation(row: DictRow) -> Citation:
-    return Citation(**{name: row[name] for name in CITATION_FIELDS})
+__all__ = ["StoreRecords"]
 
 
 class StoreRecords:
@@ -79,11 +69,11 @@ class StoreRecords:
 
     def answer_citations(self, trace_id: str) -> list[tuple[int, Citation]]:
         rows = self._rows("SELECT * FROM citations WHERE trace_id = %s ORDER BY seq", (trace_id,))
-        return [(row["sentence"], _citation(row)) for row in rows]
+        return [(row["sentence"], citation_from_row(row)) for row in rows]
 
     def recorded_citations(self) -> list[tuple[str, int, Citation]]:
         rows = self._rows("SELECT * FROM citations ORDER BY trace_id, seq")
-        return [(row["trace_id"], row["sentence"], _citation(row)) for row in rows]
+        return [(row["trace_id"], row["sentence"], citation_from_row(row)) for row in rows]
 
     def integrity_problems(self) -> list[tuple[str, str, str]]:
         # The tsvector column is generated from the text, so the search index cannot

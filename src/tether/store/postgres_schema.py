@@ -146,7 +146,7 @@ def prepare(
         if before == 0 and not create:
             raise StoreError(
                 f"no Tether schema in {location}",
-                hint=f"create it with 'tether migrate --db URL', or ingest documents first",
+                hint="create it with 'tether migrate --db URL', or ingest documents first",
             )
         pending = [m for m in MIGRATIONS if m.version > before]
         if pending:

@@ -20,9 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, StoreError
-from ..records import Citation, Document, Hit, Passage, Region, Version
+from ..records import Citation, Document, Hit, Passage, Version
 from . import ApiKey, Collected
 from .busy import BUSY_DEADLINE_S, RetryingConnection, is_busy, retry_busy
+from .rows import (
+    CITATION_FIELDS,
+    SHADOW_FIELDS,
+    citation_from_row,
+    document_from_row,
+    passage_from_row,
+    version_from_row,
+)
 
 __all__ = ["SQLiteStore"]
 
@@ -114,13 +122,7 @@ CREATE TABLE IF NOT EXISTS answer_metrics (
 );
 CREATE INDEX IF NOT EXISTS answer_metrics_by_time ON answer_metrics (created_at);
 """
-# Columns of a shadow-log entry, in table order after ``id``.
-SHADOW_FIELDS = ("created_at", "trace_id", "question", "gate", "layer", "reason", "suppressed", "text")
 
-_CITATION_FIELDS = (
-    "doc_id", "version", "start", "end", "quote", "quote_hash", "passage_id", "source",
-    "title", "license", "fetched_at", "kind", "region", "process",
-)
 _INSERT_CITATION = (
     "INSERT OR IGNORE INTO citations (trace_id, seq, sentence, doc_id, version, start, \"end\","
     " quote, quote_hash, passage_id, source, title, license, fetched_at, kind, region, process)"
@@ -129,11 +131,7 @@ _INSERT_CITATION = (
 
 
 def _citation_row(trace_id: str, seq: int, sentence: int, c: Citation) -> tuple[Any, ...]:
-    return (trace_id, seq, sentence, *(getattr(c, name) for name in _CITATION_FIELDS))
-
-
-def _citation(row: sqlite3.Row) -> Citation:
-    return Citation(**{name: row[name] for name in _CITATION_FIELDS})
+    return (trace_id, seq, sentence, *(getattr(c, name) for name in CITATION_FIELDS))
 
 
 def _payload_citations(payload: Any) -> list[tuple[int, Citation]]:
@@ -145,7 +143,7 @@ def _payload_citations(payload: Any) -> list[tuple[int, Citation]]:
         cited = sentence.get("citations") if isinstance(sentence, dict) else None
         for item in cited if isinstance(cited, list) else []:
             try:
-                values = {name: item.get(name) for name in _CITATION_FIELDS}
+                values = {name: item.get(name) for name in CITATION_FIELDS}
                 for name in ("doc_id", "version", "quote", "quote_hash"):
                     if not isinstance(values[name], str):
                         raise TypeError(name)
@@ -185,37 +183,6 @@ def _busy(path: Path) -> StoreError:
         f"store {path} is busy: another process has held its write lock for over "
         f"{BUSY_DEADLINE_S:.0f} s",
         hint="retry when that ingest or gc has finished",
-    )
-
-
-def _document(row: sqlite3.Row, *, kind: str = "kind", process: str = "process") -> Document:
-    """A document from its row; ``kind``/``process`` name the columns where a join
-    with ``passages`` had to alias them."""
-    return Document(
-        doc_id=row["doc_id"],
-        source=row["source"],
-        title=row["title"],
-        license=row["license"],
-        fetched_at=row["fetched_at"],
-        media_type=row["media_type"],
-        acl=tuple(json.loads(row["acl"])),
-        kind=row[kind],
-        process=row[process],
-    )
-
-
-def _passage(row: sqlite3.Row) -> Passage:
-    return Passage(
-        passage_id=row["passage_id"],
-        doc_id=row["doc_id"],
-        version=row["version"],
-        start=row["start"],
-        end=row["end"],
-        text=row["text"],
-        kind=row["kind"],
-        region=row["region"],
-        process=row["process"],
-        flags=tuple(json.loads(row["flags"])),
     )
 
 
@@ -335,7 +302,7 @@ class SQLiteStore:
             # (a narrowed ACL, a corrected title) rewrites the document, and its passages
             # when what they carry changed (kind, process; the ACL is read from here).
             same_text = row is not None and row["current_version"] == version.version
-            old = _document(row) if row is not None else None
+            old = document_from_row(row) if row is not None else None
             if same_text and old == document:
                 return "unchanged"
             db.execute(
@@ -498,20 +465,20 @@ class SQLiteStore:
             rows = self._db.execute(sql, params).fetchall()
         hits = []
         for rank, row in enumerate(rows):
-            document = _document(row, kind="doc_kind", process="doc_process")
+            document = document_from_row(row, prefix="doc_")
             # FTS5's bm25() is negative, lower is better; flip it so higher is better.
-            hits.append(Hit(_passage(row), document, -float(row["bm25"]), rank))
+            hits.append(Hit(passage_from_row(row), document, -float(row["bm25"]), rank))
         return hits
 
     def document(self, doc_id: str) -> Document | None:
         with self._lock:
             row = self._db.execute("SELECT * FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
-        return _document(row) if row else None
+        return document_from_row(row) if row else None
 
     def documents(self) -> list[Document]:
         with self._lock:
             rows = self._db.execute("SELECT * FROM documents ORDER BY source").fetchall()
-        return [_document(r) for r in rows]
+        return [document_from_row(r) for r in rows]
 
     def version(self, doc_id: str, version: str | None = None) -> Version | None:
         with self._lock:
@@ -527,14 +494,7 @@ class SQLiteStore:
                 ).fetchone()
         if row is None:
             return None
-        return Version(
-            doc_id=row["doc_id"],
-            version=row["version"],
-            text=row["text"],
-            extractor=row["extractor"],
-            created_at=row["created_at"],
-            regions=tuple(Region(s, e, label) for s, e, label in json.loads(row["regions"])),
-        )
+        return version_from_row(row)
 
     def passages(self, doc_id: str, version: str) -> list[Passage]:
         with self._lock:
@@ -542,7 +502,7 @@ class SQLiteStore:
                 "SELECT * FROM passages WHERE doc_id=? AND version=? ORDER BY start",
                 (doc_id, version),
             ).fetchall()
-        return [_passage(r) for r in rows]
+        return [passage_from_row(r) for r in rows]
 
     def current_version(self, doc_id: str) -> str | None:
         with self._lock:
@@ -567,19 +527,19 @@ class SQLiteStore:
                 " ORDER BY start",
                 (doc_id, version, end, start),
             ).fetchall()
-        return [_passage(r) for r in rows]
+        return [passage_from_row(r) for r in rows]
 
     def answer_citations(self, trace_id: str) -> list[tuple[int, Citation]]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT * FROM citations WHERE trace_id=? ORDER BY seq", (trace_id,)
             ).fetchall()
-        return [(r["sentence"], _citation(r)) for r in rows]
+        return [(r["sentence"], citation_from_row(r)) for r in rows]
 
     def recorded_citations(self) -> list[tuple[str, int, Citation]]:
         with self._lock:
             rows = self._db.execute("SELECT * FROM citations ORDER BY trace_id, seq").fetchall()
-        return [(r["trace_id"], r["sentence"], _citation(r)) for r in rows]
+        return [(r["trace_id"], r["sentence"], citation_from_row(r)) for r in rows]
 
     def integrity_problems(self) -> list[tuple[str, str, str]]:
         from .sqlite_check import sqlite_problems  # it reads this module's schema

@@ -1,0 +1,83 @@
+"""Records from table rows, one builder per record for every backend.
+
+The backends share one schema shape: the same tables, columns and column order.
+They differ only in how a list column (``acl``, ``flags``) comes back — SQLite
+keeps it as JSON text, PostgreSQL as an array — which ``listed`` absorbs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from ..records import Citation, Document, Passage, Region, Version
+
+__all__ = [
+    "CITATION_FIELDS", "SHADOW_FIELDS", "Row", "citation_from_row", "document_from_row", "listed",
+    "passage_from_row", "version_from_row",
+]
+
+# Columns of a shadow-log entry, in table order after ``id``.
+SHADOW_FIELDS = ("created_at", "trace_id", "question", "gate", "layer", "reason", "suppressed", "text")
+# Columns of a stored citation after (trace_id, seq, sentence), in table order.
+CITATION_FIELDS = (
+    "doc_id", "version", "start", "end", "quote", "quote_hash", "passage_id", "source",
+    "title", "license", "fetched_at", "kind", "region", "process",
+)
+
+
+class Row(Protocol):
+    """A row read by column name: ``sqlite3.Row`` or psycopg's dict row."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def listed(value: Any) -> tuple[str, ...]:
+    """A list column as a tuple: JSON text (SQLite) or an array (PostgreSQL)."""
+    return tuple(json.loads(value) if isinstance(value, str) else value)
+
+
+def document_from_row(row: Row, prefix: str = "") -> Document:
+    """A document from its row; ``prefix`` names the ``kind``/``process`` columns
+    where a join with ``passages`` had to alias them (``doc_kind``)."""
+    return Document(
+        doc_id=row["doc_id"],
+        source=row["source"],
+        title=row["title"],
+        license=row["license"],
+        fetched_at=row["fetched_at"],
+        media_type=row["media_type"],
+        acl=listed(row["acl"]),
+        kind=row[prefix + "kind"],
+        process=row[prefix + "process"],
+    )
+
+
+def passage_from_row(row: Row) -> Passage:
+    return Passage(
+        passage_id=row["passage_id"],
+        doc_id=row["doc_id"],
+        version=row["version"],
+        start=row["start"],
+        end=row["end"],
+        text=row["text"],
+        kind=row["kind"],
+        region=row["region"],
+        process=row["process"],
+        flags=listed(row["flags"]),
+    )
+
+
+def version_from_row(row: Row) -> Version:
+    return Version(
+        doc_id=row["doc_id"],
+        version=row["version"],
+        text=row["text"],
+        extractor=row["extractor"],
+        created_at=row["created_at"],
+        regions=tuple(Region(s, e, label) for s, e, label in json.loads(row["regions"])),
+    )
+
+
+def citation_from_row(row: Row) -> Citation:
+    return Citation(**{name: row[name] for name in CITATION_FIELDS})
