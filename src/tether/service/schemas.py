@@ -15,6 +15,7 @@ from ..records import PUBLIC
 
 __all__ = [
     "AnswerRequest",
+    "DocumentMeta",
     "DocumentUpload",
     "DocumentView",
     "IngestOut",
@@ -104,7 +105,9 @@ class PassageRange(BaseModel):
     region: str | None
 
 
-class DocumentView(BaseModel):
+class DocumentMeta(BaseModel):
+    """A document's metadata: what every document view starts with."""
+
     doc_id: str
     source: str
     title: str
@@ -112,8 +115,11 @@ class DocumentView(BaseModel):
     fetched_at: str
     media_type: str
     acl: list[str]
-    kind: str
-    process: str | None
+    kind: str = Field(description="original | transcribed | generated (the document's default).")
+    process: str | None = Field(description="What produced derived text.")
+
+
+class DocumentView(DocumentMeta):
     version: str = Field(description="The current version (sha256 of its text).")
     text: str = Field(description="The current version's text; passages are ranges of it.")
     passages: list[PassageRange]

@@ -21,7 +21,7 @@ from ..records import to_json
 from .answers import state_of
 from .auth import principals_of
 from .documents import readable
-from .schemas import PassageRange, problem_responses
+from .schemas import DocumentMeta, PassageRange, problem_responses
 
 __all__ = ["DocumentVersionView", "router"]
 
@@ -34,18 +34,9 @@ class RegionView(BaseModel):
     label: str = Field(description="Where in the original artifact this text came from (a page).")
 
 
-class DocumentVersionView(BaseModel):
+class DocumentVersionView(DocumentMeta):
     """A document's metadata with the text of one of its stored versions."""
 
-    doc_id: str
-    source: str
-    title: str
-    license: str
-    fetched_at: str
-    media_type: str
-    acl: list[str]
-    kind: str = Field(description="original | transcribed | generated (the document's default).")
-    process: str | None = Field(description="What produced derived text.")
     version: str = Field(description="The version asked for (sha256 of its text).")
     current_version: str | None = Field(description="The document's current version.")
     current: bool = Field(description="Whether the version asked for is the current one.")
