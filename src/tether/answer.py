@@ -196,6 +196,12 @@ class Tether:
             )
             seen: set[str] = set()
             steering = steering_text(report, hits)
+
+            def release(ready: Sequence[AnswerSentence]) -> Iterator[Event]:
+                for sentence in ready:
+                    timings.setdefault("first_sentence_ms", _ms(started))
+                    yield Event("sentence", sentence)
+
             for draft in _recorded(gen.generate(question, hits, steering=steering), generation):
                 text = draft.text.strip()
                 if not text or text in seen:
@@ -221,9 +227,7 @@ class Tether:
                     ) is not None:
                         continue
                     answered = True
-                for ready in withheld or [outcome]:
-                    timings.setdefault("first_sentence_ms", _ms(started))
-                    yield Event("sentence", ready)
+                yield from release(withheld or [outcome])
                 withheld = []
             if kept and abstain != "off":
                 answering = [_answering(k, by_id) for k in kept]
@@ -242,9 +246,7 @@ class Tether:
                 elif why:
                     shadow.append(_would_refuse("guard", why))
                 if refusal is None:  # what waited for the judge
-                    for ready in withheld:
-                        timings.setdefault("first_sentence_ms", _ms(started))
-                        yield Event("sentence", ready)
+                    yield from release(withheld)
                     withheld = []
         timings["total_ms"] = _ms(started)
         answer = self._finish(
