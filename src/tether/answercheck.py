@@ -104,7 +104,8 @@ _PROPERTY = re.compile(
 _COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_]+)", re.I)
 
 
-def property_terms(question: str) -> list[Term]:
+@lru_cache(maxsize=256)  # asked once per candidate sentence of the same question
+def property_terms(question: str) -> tuple[Term, ...]:
     """The words before the head noun of the property a "what is the …" question asks
     for (or the noun "how many" counts): what tells it from its siblings ("boiling"
     from "melting" point, "carbon monoxide" from "hydrogen sulfide" reading). The head
@@ -118,11 +119,11 @@ def property_terms(question: str) -> list[Term]:
     """
     counted = _COUNTED.search(question)
     if counted:  # "How many *employees* …": what is counted is what is asked
-        return content_terms(counted.group(1))
+        return tuple(content_terms(counted.group(1)))
     match = _PROPERTY.match(question)
     if not match:
-        return []
-    return content_terms(match.group(1))[:-1]
+        return ()
+    return tuple(content_terms(match.group(1))[:-1])
 
 
 def heading(section: str) -> str:
