@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tether import Tether, verify_answer
 from tether.config import Settings
-from tether.retrieve import query_terms
+from tether.retrieve.search import query_terms
 
 SYLLABLES = "ka lo mi ren tor vex sul dra pin quo bel fas nor tek zim hal cor dun ely gra".split()
 UNITS = ["ppm", "mg/m3", "°C", "percent", "kg", "litres"]

@@ -37,12 +37,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tether import ids
-from tether.cite import Resolution, answer_citations, resolve
 from tether.cli.demo import build_demo_store, demo_dir
-from tether.ingest import build_passages
+from tether.ingest.reindex import reindex
+from tether.ingest.segment import sentence_spans
+from tether.ingest.sources import build_passages
+from tether.ops.cite import Resolution, answer_citations, resolve
 from tether.records import Citation, Document, Version
-from tether.reindex import reindex
-from tether.segment import sentence_spans
 from tether.store import Store
 
 _FOLD = str.maketrans({c: "'" for c in "‘’‚‛′`"} | {c: '"' for c in "“”„‟″«»"})

@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from tether import ids
-from tether.ingest import build_passages
+from tether.ingest.sources import build_passages
 from tether.records import Document, Passage, Version
-from tether.retrieve import query_terms
+from tether.retrieve.search import query_terms
 from tether.store import Store
 from tether.store.sqlite import SQLiteStore
 

@@ -119,7 +119,7 @@ def buffered_guard(tether: Any, url: str) -> float:
 
 
 def _hits(tether: Any) -> Any:
-    from tether.retrieve import retrieve
+    from tether.retrieve.search import retrieve
 
     return retrieve(tether.store, QUESTION, k=tether.settings.top_k)
 

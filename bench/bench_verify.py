@@ -26,9 +26,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tether.config import Settings
+from tether.text.fold import split_sentences
 from tether.verify import check
 from tether.verify.lexical import clear_cache
-from tether.verify.text import split_sentences
 
 _FALLBACK = [
     "The harbour bridge opened in 1932 after six years of work. It carries 160,000 vehicles "

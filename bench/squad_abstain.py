@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tether.answer import Tether
-from tether.calibrate import calibrate, describe, save_calibration
 from tether.config import Settings
-from tether.ingest import Metadata, ingest_bytes
-from tether.probe import DEFAULT_THRESHOLD
+from tether.facade import Tether
+from tether.ingest.sources import Metadata, ingest_bytes
 from tether.records import Answer
+from tether.retrieve.calibrate import calibrate, describe, save_calibration
+from tether.retrieve.probe import DEFAULT_THRESHOLD
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"

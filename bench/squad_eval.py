@@ -31,9 +31,9 @@ from tether.config import load_settings
 from tether.evaluate import load_golden, load_labels, run_eval
 from tether.evaluate.golden import fold
 from tether.evaluate.report import render_html
-from tether.ingest import Metadata, load_manifest
-from tether.retrieve import retrieve
-from tether.segment import split_sentences
+from tether.ingest.segment import split_sentences
+from tether.ingest.sources import Metadata, load_manifest
+from tether.retrieve.search import retrieve
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"

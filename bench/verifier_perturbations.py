@@ -30,10 +30,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tether.config import Settings
+from tether.evaluate.verifier_report import render_text
+from tether.text.fold import split_sentences
 from tether.verify import check, evaluate_pairs, extract_figures
-from tether.verify.report import render_text
 from tether.verify.lexical import STOPWORDS, stem
-from tether.verify.text import split_sentences
 
 CHANGED = ("negation", "figure", "year", "name")
 OUTCOMES = ("supported", "contradicted", "mentioned", "unsupported")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tether.answer import Tether
 from tether.config import Settings
+from tether.facade import Tether
 
 DOCUMENTS = {
     "corvane.txt": (

@@ -4,18 +4,18 @@ import doctest
 
 import pytest
 
-import tether.answercheck
-import tether.answertype
-import tether.calibrate
+import tether.guard.answercheck
+import tether.guard.answertype
 import tether.modes
-import tether.probe
-import tether.terms
+import tether.retrieve.calibrate
+import tether.retrieve.probe
+import tether.text.terms
 
 
 @pytest.mark.parametrize(
     "module",
-    [tether.answercheck, tether.answertype, tether.calibrate, tether.modes, tether.probe,
-     tether.terms],
+    [tether.guard.answercheck, tether.guard.answertype, tether.retrieve.calibrate, tether.modes, tether.retrieve.probe,
+     tether.text.terms],
 )
 def test_docstring_examples(module):
     result = doctest.testmod(module)

@@ -1,8 +1,8 @@
 """The abstain gate in the pipeline: on refuses, shadow only logs, off is silent."""
 
 import pytest
-
 from abstain_corpus import make_tether
+
 from tether.records import to_json
 
 XANTHROL = "What is the Kestrel Board limit for xanthrol?"  # absent subject: guard layer

@@ -2,8 +2,14 @@
 
 import pytest
 
-from tether.answercheck import absent_subject, anchors, check_answer, property_terms, sentence_answers
-from tether.answertype import answer_type, supplies
+from tether.guard.answercheck import (
+    absent_subject,
+    anchors,
+    check_answer,
+    property_terms,
+    sentence_answers,
+)
+from tether.guard.answertype import answer_type, supplies
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,12 @@ import json
 from dataclasses import replace
 
 import pytest
-
 from abstain_corpus import ANSWERABLE, UNANSWERABLE, make_tether
-from tether.answer import Tether
-from tether.calibrate import (
+
+from tether.config import Settings
+from tether.errors import ConfigError, InputError
+from tether.facade import Tether
+from tether.retrieve.calibrate import (
     META_PREFIX,
     calibrate,
     choose_threshold,
@@ -16,9 +18,7 @@ from tether.calibrate import (
     resolve_threshold,
     save_calibration,
 )
-from tether.config import Settings
-from tether.errors import ConfigError, InputError
-from tether.probe import DEFAULT_THRESHOLD
+from tether.retrieve.probe import DEFAULT_THRESHOLD
 
 
 def test_choose_threshold_separates_with_the_widest_margin():

@@ -6,9 +6,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from citehelp import cite, put_text
-from tether.check import MAX_LISTED, check_store
+
+from tether.ops.check import MAX_LISTED, check_store
 from tether.store.sqlite import SQLiteStore
 
 TEXT = (

@@ -10,14 +10,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
-
 from citehelp import cite, overlapping, put_text
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
 from tether import ids
-from tether.cite import citation_from_json, locate, resolve
 from tether.errors import InputError
+from tether.ingest.reindex import reindex
+from tether.ops.cite import citation_from_json, locate, resolve
 from tether.records import Passage, to_json
-from tether.reindex import reindex
 from tether.store.sqlite import SQLiteStore
 
 TEXT = (

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tether.config import Settings
 from tether.errors import ExtractionError, InputError, LimitExceeded, UnsupportedInput
-from tether.extract import (
+from tether.ingest.extract import (
     SUPPORTED_EXTENSIONS,
     SUPPORTED_SUFFIXES,
     Extracted,

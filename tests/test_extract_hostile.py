@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tether.config import Settings
-from tether.extract import extract_bytes
+from tether.ingest.extract import extract_bytes
 
 
 @pytest.fixture

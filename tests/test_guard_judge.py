@@ -2,15 +2,14 @@
 allowed) accept a paraphrase — and the tiny ONNX model runs through the real loader."""
 
 import pytest
+from verify.judge_tiny_model import build_model_dir
 
 from tether import Tether
-from tether.attribute import Evidence
 from tether.config import Settings
-from tether.guard import judge_draft
+from tether.guard.attribute import Evidence
+from tether.guard.citation import judge_draft
+from tether.judges.base import Judgement
 from tether.records import AnswerSentence, Document, Draft, Dropped, Passage
-from tether.verify.judge import Judgement
-
-from verify.judge_tiny_model import build_model_dir
 
 TEXT = "Acetone vapour is heavier than air and collects in low places."
 DOC = Document("doc_a", "https://ex.org/acetone", "Acetone", "CC0", "2026-01-01", "text/plain")

@@ -27,10 +27,10 @@ from fpdf import FPDF
 
 import tether
 from tether import ids
-from tether.check import check_store
 from tether.config import Settings
-from tether.extract import extract_file
-from tether.segment import passage_spans
+from tether.ingest.extract import extract_file
+from tether.ingest.segment import passage_spans
+from tether.ops.check import check_store
 from tether.store.sqlite import SQLiteStore
 
 SRC = str(Path(tether.__file__).resolve().parents[1])

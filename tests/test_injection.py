@@ -12,7 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tether.injection import CODES, detect, detect_html_hidden, is_instruction_like
+from tether.text.instructions import (
+    CODES,
+    detect,
+    detect_html_hidden,
+    is_instruction_like,
+)
 
 FLAGGED = [
     (

@@ -9,14 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
+from cli.clirun import run
 from fpdf import FPDF
 
 from tether.config import Settings, load_settings
 from tether.errors import ConfigError, InputError, LimitExceeded
-from tether.extract import extract_bytes
+from tether.ingest.extract import extract_bytes
 from tether.store.sqlite import SQLiteStore
-
-from cli.clirun import run
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",

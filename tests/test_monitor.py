@@ -9,7 +9,7 @@ import pytest
 
 from tether import Tether
 from tether.config import Settings
-from tether.monitor import (
+from tether.ops.monitor import (
     AnswerMetrics,
     drift_flags,
     measure_answer,

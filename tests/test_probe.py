@@ -1,11 +1,18 @@
 """The retrieval probe: signals, the score's meaning, reasons and steering text."""
 
 import pytest
-
 from abstain_corpus import make_tether
-from tether.probe import DEFAULT_THRESHOLD, TermCounts, assess, probe, probe_retrieved, steering_text
+
 from tether.records import Document, Hit, Passage
-from tether.retrieve import retrieve
+from tether.retrieve.probe import (
+    DEFAULT_THRESHOLD,
+    TermCounts,
+    assess,
+    probe,
+    probe_retrieved,
+    steering_text,
+)
+from tether.retrieve.search import retrieve
 
 DOC = Document("d1", "file:///toluene", "Toluene", "CC0", "2026-01-01", "text/plain")
 

@@ -12,14 +12,14 @@ import pytest
 from fpdf import FPDF
 
 from tether import Tether
-from tether.attribute import attribute, evidence_from_hits
-from tether.cite import resolve
+from tether.cli.render import answer_json, answer_text
 from tether.config import Settings
 from tether.generate.extractive import ExtractiveGenerator
-from tether.guard import judge_draft
+from tether.guard.attribute import attribute, evidence_from_hits
+from tether.guard.citation import judge_draft
+from tether.ops.cite import resolve
 from tether.records import AnswerSentence, Dropped
-from tether.render import answer_json, answer_text
-from tether.retrieve import retrieve
+from tether.retrieve.search import retrieve
 
 OCR = "OCR: tesseract 5"
 QUESTION = "How often are the Kestrel pump seals inspected?"

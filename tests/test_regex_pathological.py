@@ -28,13 +28,18 @@ from typing import Any
 import pytest
 
 import tether
-from tether import answercheck, answertype, cite, injection, retrieve, segment, terms
+from tether.guard import answercheck, answertype
+from tether.ingest import segment
+from tether.ops import cite
+from tether.retrieve import search as retrieve
+from tether.text import instructions as injection
+from tether.text import terms
 from tether.config import Settings
-from tether.extract import extract_bytes
 from tether.generate.assemble import SentenceAssembler, parse_markers
 from tether.generate.extractive import ExtractiveGenerator
+from tether.ingest.extract import extract_bytes
 from tether.verify import check
-from tether.verify import text as vtext
+from tether.text import fold as vtext
 from tether.verify.figures import extract_figures
 
 FULL = bool(os.environ.get("TETHER_TEST_REGEX_FULL"))
@@ -102,7 +107,7 @@ PATTERNS = _patterns()
 # Patterns that are slow under finditer over a long run but are never used that way:
 # each is applied only inside a short window, which bounds it.
 WINDOWED = {
-    "tether.verify.text._WORD_BEFORE": "searched in the 12 characters before a stop",
+    "tether.text.fold._WORD_BEFORE": "searched in the 12 characters before a stop",
     "tether.verify.figures._WORD_END": "searched in the 12 characters before a figure",
     "tether.generate.assemble._TRAILING_MARKERS":
         "matched once after a stop, in a buffer of at most two sentence-sized pieces",
@@ -112,8 +117,8 @@ WINDOWED = {
 def test_the_scan_finds_the_package_patterns() -> None:
     assert len(PATTERNS) >= 100
     assert set(WINDOWED) <= set(PATTERNS)
-    for where in ("tether.segment._BOUNDARY", "tether.cite._QUOTE_MARK", "tether.extract._TAG",
-                  "tether.injection._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
+    for where in ("tether.ingest.segment._BOUNDARY", "tether.ops.cite._QUOTE_MARK", "tether.ingest.extract._TAG",
+                  "tether.text.instructions._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
         assert where in PATTERNS, where
 
 

@@ -1,10 +1,10 @@
 """Re-segmentation keeps provenance and never indexes a stale version."""
 
 import pytest
-
 from citehelp import put_text
+
 from tether.errors import InputError
-from tether.reindex import reindex
+from tether.ingest.reindex import reindex
 from tether.store.sqlite import SQLiteStore
 
 TEXT = " ".join(f"Sentence number {n} says something about methanol." for n in range(40))

@@ -1,7 +1,13 @@
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tether.ingest.segment import (
+    passage_spans,
+    region_label,
+    sentence_spans,
+    split_sentences,
+)
 from tether.records import Region
-from tether.segment import passage_spans, region_label, sentence_spans, split_sentences
 
 
 def test_sentences_respect_abbreviations_decimals_and_units():

@@ -6,8 +6,6 @@
 ...     print(t.ask("What is the flash point of acetone?").sentences)
 """
 
-from .answer import Event, Tether, verify_answer
-from .cite import Resolution, resolve
 from .config import Settings, load_settings
 from .errors import (
     AccessDenied,
@@ -22,7 +20,9 @@ from .errors import (
     TetherError,
     UnsupportedInput,
 )
-from .ingest import IngestResult, Metadata
+from .facade import Event, Tether, verify_answer
+from .ingest.sources import IngestResult, Metadata
+from .ops.cite import Resolution, resolve
 from .records import (
     Answer,
     AnswerSentence,

@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from generate.conftest import answer, base_url, error
 from generate.fake_llm import FakeLLMServer, Reply, openai_stream, tokens
+
 from tether import Tether
 from tether.cli import main
+from tether.cli.render import TextStream, answer_text
 from tether.config import Settings
-from tether.render import TextStream, answer_text
 
 COPIED = "Solvent X boils at 64 °C at sea level."
 NEGATED = "Solvent X does not boil at 64 °C at sea level."

@@ -4,10 +4,10 @@ import json
 import sys
 
 import pytest
-
 from abstain_corpus import ANSWERABLE, UNANSWERABLE, make_tether
-from tether.calibrate import META_PREFIX
+
 from tether.cli import main
+from tether.retrieve.calibrate import META_PREFIX
 
 
 def run(capsys, *args):

@@ -4,7 +4,7 @@ import datetime as dt
 import json
 import uuid
 
-from tether.monitor import AnswerMetrics, metrics_time
+from tether.ops.monitor import AnswerMetrics, metrics_time
 from tether.store.sqlite import SQLiteStore
 
 from .conftest import run_tether

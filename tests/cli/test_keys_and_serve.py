@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tether import Tether
-from tether.apikeys import hash_key
 from tether.cli import main
+from tether.ops.apikeys import hash_key
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:

@@ -8,7 +8,13 @@ shipped injection suite goes unflagged or a clean document gets flagged.
 import pytest
 
 from tether.config import Settings
-from tether.evaluate import ObedientGenerator, build_suite_store, load_golden, run_eval, suite
+from tether.evaluate import (
+    ObedientGenerator,
+    build_suite_store,
+    load_golden,
+    run_eval,
+    suite,
+)
 
 
 def _run(name, tmp_path_factory, *, obedient=False):

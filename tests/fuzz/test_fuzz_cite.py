@@ -5,13 +5,13 @@ range of today's text holding the quote (verbatim, or up to whitespace and quote
 from __future__ import annotations
 
 import pytest
+from citehelp import cite, put_text
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citehelp import cite, put_text
 from tether import ids
-from tether.cite import _folded, citation_from_json, locate, resolve
 from tether.errors import InputError
+from tether.ops.cite import _folded, citation_from_json, locate, resolve
 from tether.records import to_json
 from tether.store.sqlite import SQLiteStore
 

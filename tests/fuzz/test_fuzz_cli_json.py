@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from citehelp import cite, put_text
+from cli.clirun import run
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from cli.clirun import run
-from citehelp import cite, put_text
 from tether.records import to_json
 from tether.store.sqlite import SQLiteStore
 

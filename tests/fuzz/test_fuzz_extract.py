@@ -11,11 +11,11 @@ import zlib
 from fpdf import FPDF
 from hypothesis import given
 from hypothesis import strategies as st
-
 from test_extract import pdf_with_stream
+
 from tether.config import Settings
 from tether.errors import InputError
-from tether.extract import Extracted, extract_bytes
+from tether.ingest.extract import Extracted, extract_bytes
 
 from .fuzzhelp import bounded, fuzz_settings
 from .strategies import TOKENS, hostile_text

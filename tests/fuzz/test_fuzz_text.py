@@ -7,11 +7,11 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tether import injection
+from tether.text import instructions as injection
 from tether.config import Settings
-from tether.segment import passage_spans, sentence_spans, split_sentences
+from tether.ingest.segment import passage_spans, sentence_spans, split_sentences
 from tether.verify import check
-from tether.verify import text as vtext
+from tether.text import fold as vtext
 from tether.verify.figures import extract_figures
 
 from .fuzzhelp import bounded, fuzz_settings

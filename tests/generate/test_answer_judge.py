@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from tether import Tether
-from tether.answercheck import judge_answers, judged_refusal
 from tether.config import Settings
-from tether.generate.llm_judge import ANSWERS_SYSTEM, JUDGE_SYSTEM, llm_judge
-from tether.verify.judge import Judgement
+from tether.guard.answercheck import judge_answers, judged_refusal
+from tether.judges.base import Judgement
+from tether.judges.llm import ANSWERS_SYSTEM, JUDGE_SYSTEM, llm_judge
 
 from .conftest import PROVIDERS, base_url
 from .fake_llm import (

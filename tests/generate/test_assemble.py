@@ -6,7 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tether.generate.assemble import MAX_SENTENCE_CHARS, SentenceAssembler, parse_markers
+from tether.generate.assemble import (
+    MAX_SENTENCE_CHARS,
+    SentenceAssembler,
+    parse_markers,
+)
 
 
 def _whole(text: str) -> list[tuple[str, tuple[int, ...]]]:

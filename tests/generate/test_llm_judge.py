@@ -7,8 +7,14 @@ import json
 import pytest
 
 from tether.errors import ConfigError
-from tether.generate.llm_judge import JUDGE_SCHEMA, LLMJudge, llm_judge, parse_judgement, premise_windows
-from tether.verify.judge import Judge, combine
+from tether.judges.base import Judge, combine
+from tether.judges.llm import (
+    JUDGE_SCHEMA,
+    LLMJudge,
+    llm_judge,
+    parse_judgement,
+    premise_windows,
+)
 
 from .conftest import PROVIDERS, base_url, error
 from .fake_llm import FakeLLMServer, Reply, anthropic_message, openai_completion

@@ -25,9 +25,9 @@ import uvicorn
 from starlette.testclient import TestClient
 
 from tether import Tether
-from tether.apikeys import hash_key
 from tether.config import Settings
-from tether.ingest import Metadata, ingest_bytes
+from tether.ingest.sources import Metadata, ingest_bytes
+from tether.ops.apikeys import hash_key
 from tether.service import create_app
 
 SRC = Path(__file__).resolve().parents[2] / "src"

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tether import Tether, verify_answer
-from tether.render import answer_json
+from tether.cli.render import answer_json
 from tether.modes import GATES
 
 from .conftest import FINANCE_SOURCE, add_key, bearer

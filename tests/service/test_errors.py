@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-from tether import Tether
+from tether import Tether, errors
 from tether.config import Settings
 from tether.service.problems import status_for
-from tether import errors
 
 
 def _small(tmp_path) -> Tether:

@@ -15,12 +15,18 @@ from typing import Any
 
 import httpx
 import pytest
-
 from generate.fake_llm import FakeLLMServer, Reply, openai_stream, tokens
+
 from tether import Tether
 
 from .browser import CHROMIUM, FINISHED, require_browser, visit
-from .conftest import FINANCE_SOURCE, add_key, build_acl_store, ingest_text, serve_process
+from .conftest import (
+    FINANCE_SOURCE,
+    add_key,
+    build_acl_store,
+    ingest_text,
+    serve_process,
+)
 
 SECRET_MARKERS = ("osprey", "42 million", "ines varga", "march 2027", "kestrel acquisition memo")
 

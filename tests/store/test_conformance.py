@@ -16,11 +16,11 @@ from dataclasses import replace
 import pytest
 
 from tether import ids
-from tether.answer import Tether
 from tether.config import Settings
-from tether.ingest import build_passages
+from tether.facade import Tether
+from tether.ingest.sources import build_passages
 from tether.records import Document, Region, Version
-from tether.retrieve import query_terms
+from tether.retrieve.search import query_terms
 
 
 def _doc(

@@ -2,7 +2,8 @@
 the audit log's citations listed, and no backend problems in a sound store."""
 
 from citehelp import cite, put_text
-from tether.check import check_store
+
+from tether.ops.check import check_store
 
 TEXT = "Methanol boils at 64.7 °C. It is toxic.\n\nStore it cool. Keep it shut."
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from tether.apikeys import hash_key, new_key
 from tether.errors import InputError
+from tether.ops.apikeys import hash_key, new_key
 
 
 def test_keys_are_stored_by_hash_and_listed_without_it(store):

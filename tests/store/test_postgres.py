@@ -10,10 +10,10 @@ import threading
 
 import pytest
 
-from tether.answer import Tether
 from tether.cli import main
 from tether.config import Settings, default_db_location
 from tether.errors import MissingExtra, StoreError
+from tether.facade import Tether
 from tether.store import is_postgres_url, open_store
 from tether.store.migrations import MIGRATIONS
 
@@ -112,8 +112,8 @@ def test_answers_recorded_under_schema_1_get_citation_rows_on_upgrade(pg_url, mo
     # Schema 1 kept citations only inside the answer JSON; migration 0002 makes them
     # rows, so gc keeps the versions those older answers cite (as SQLite's upgrade does).
     import psycopg
-
     from citehelp import cite, put_text
+
     from tether.store import postgres_schema
 
     pg = _pg()

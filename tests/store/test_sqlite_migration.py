@@ -4,6 +4,7 @@ import json
 import sqlite3
 
 from citehelp import cite, put_text
+
 from tether.store.sqlite import SQLiteStore
 
 TEXT = "Methanol boils at 64.7 °C. It is toxic."

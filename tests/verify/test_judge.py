@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tether.errors import ConfigError, InputError, LimitExceeded, MissingExtra
-from tether.verify.judge import Judge, Judgement, combine
-from tether.verify.onnx_nli import OnnxNliJudge
+from tether.judges.base import Judge, Judgement, combine
+from tether.judges.nli import OnnxNliJudge
 
 try:  # tests/verify may or may not become a package; import the helper either way
     from .judge_tiny_model import OUTPUT_ORDER, VOCAB, build_model_dir

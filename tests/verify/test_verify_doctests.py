@@ -7,11 +7,14 @@ import importlib
 
 import pytest
 
-MODULES = ["__init__", "core", "lexical", "figures", "checks", "polarity", "text", "evaluate"]
+MODULES = [
+    "tether.verify", "tether.verify.core", "tether.verify.lexical", "tether.verify.figures",
+    "tether.verify.checks", "tether.verify.polarity", "tether.text.fold", "tether.evaluate.verifier",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module("tether.verify" if name == "__init__" else f"tether.verify.{name}")
+    module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0

@@ -7,9 +7,9 @@ import math
 import pytest
 
 from tether.errors import InputError
-from tether.verify import evaluate_pairs
-from tether.verify.evaluate import normalise_label
-from tether.verify.report import render_text
+from tether.evaluate.verifier import normalise_label
+from tether.evaluate.verifier_report import render_text
+from tether.evaluate.verifier import evaluate_pairs
 
 PAIRS = [
     ("The valve was replaced in May.", "The valve was replaced in May.", "entailment"),

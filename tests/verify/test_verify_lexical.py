@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tether.text.fold import split_sentences
 from tether.verify import check, prepare_passage
 from tether.verify.lexical import find_verbatim, prepare, stem, verbatim_form
-from tether.verify.text import split_sentences
 
 PASSAGE = (
     "The river floods every spring.  Farmers move their cattle to the hills.\n"

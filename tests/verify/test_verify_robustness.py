@@ -6,7 +6,9 @@ import random
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from tether.config import Settings
 from tether.records import OUTCOMES

@@ -18,8 +18,22 @@ __all__ = ["cli", "main"]
 
 # Importing registers the commands on ``cli``.
 from . import (  # noqa: E402,F401
-    ask, calibrate, check, demo, eval, eval_verifier, gc, ingest, keys, migrate, reindex,
-    resolve, serve, shadow_log, stats, verify,
+    ask,
+    calibrate,
+    check,
+    demo,
+    eval,
+    eval_verifier,
+    gc,
+    ingest,
+    keys,
+    migrate,
+    reindex,
+    resolve,
+    serve,
+    shadow_log,
+    stats,
+    verify,
 )
 
 

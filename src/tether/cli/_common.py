@@ -9,9 +9,9 @@ from typing import IO, Any, TypeVar
 
 import click
 
-from ..answer import Tether
 from ..config import default_db_path, load_settings
 from ..errors import InputError
+from ..facade import Tether
 
 F = TypeVar("F", bound=Callable[..., Any])
 

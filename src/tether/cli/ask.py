@@ -6,15 +6,15 @@ from typing import Any
 
 import click
 
-from ..answer import Tether
 from ..errors import ConfigError, InputError
+from ..facade import Tether
 from ..generate import Generator
 from ..generate.llm import LLM_GENERATORS
 from ..modes import parse_modes
 from ..records import PUBLIC
-from ..retrieve import check_question
-from ..render import TextStream, answer_json
+from ..retrieve.search import check_question
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
+from .render import TextStream, answer_json
 
 
 def _principals(as_: tuple[str, ...]) -> list[str] | None:

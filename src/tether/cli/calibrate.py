@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..calibrate import calibrate as run_calibration
-from ..calibrate import describe, histogram, plot, save_calibration
 from ..errors import InputError
+from ..retrieve.calibrate import calibrate as run_calibration
+from ..retrieve.calibrate import describe, histogram, plot, save_calibration
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
 
 

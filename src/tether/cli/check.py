@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from ..check import CheckReport, Problem, check_store
 from ..config import default_db_path
 from ..errors import StoreError
+from ..ops.check import CheckReport, Problem, check_store
 from ._common import cli, db_option, open_tether
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import click
 
-from ..answer import Tether
 from ..config import load_settings
-from ..ingest import Metadata, ingest_file, iter_files, load_manifest
-from ..render import answer_text
+from ..facade import Tether
+from ..ingest.sources import Metadata, ingest_file, iter_files, load_manifest
 from ..store import is_postgres_url
 from ._common import cli
+from .render import answer_text
 
 
 def demo_dir() -> Path:

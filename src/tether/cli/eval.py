@@ -13,14 +13,29 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
-from ..answer import Tether
 from ..config import load_settings
 from ..errors import InputError
-from ..evaluate import SUITES, EvalResult, Labels, build_suite_store, load_golden, load_labels, run_eval, suite
+from ..evaluate import (
+    SUITES,
+    EvalResult,
+    Labels,
+    build_suite_store,
+    load_golden,
+    load_labels,
+    run_eval,
+    suite,
+)
 from ..evaluate.adversary import ObedientGenerator
 from ..evaluate.report import render_html
+from ..facade import Tether
 from ._common import cli, db_option
 
 

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-
 import click
 
 from ..config import load_settings
 from ..errors import InputError
+from ..evaluate.verifier import evaluate_pairs, normalise_label
+from ..evaluate.verifier_report import render_text
 from ..modes import parse_modes
-from ..verify import evaluate_pairs
-from ..verify.evaluate import normalise_label
-from ..verify.report import render_text
-from ..render import json_line
 from ._common import cli, open_input, read_json_lines, require
+from .render import json_line
 
 
 @cli.command("eval-verifier")

@@ -7,10 +7,22 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from ..errors import InputError
-from ..ingest import IngestResult, Metadata, ingest_file, iter_files, load_manifest
+from ..ingest.sources import (
+    IngestResult,
+    Metadata,
+    ingest_file,
+    iter_files,
+    load_manifest,
+)
 from ..records import KINDS
 from ._common import cli, db_option, open_tether
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..apikeys import hash_key, new_key
 from ..errors import InputError, NotFound
+from ..ops.apikeys import hash_key, new_key
 from ._common import cli, db_option, open_tether
 
 

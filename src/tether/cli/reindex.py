@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..reindex import reindex as run_reindex
+from ..ingest.reindex import reindex as run_reindex
 from ._common import cli, db_option, open_tether
 
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import click
 
-from ..cite import Resolution, citation_from_json
 from ..errors import InputError
+from ..ops.cite import Resolution, citation_from_json
 from ..records import Citation, to_json
-from ..render import json_line
 from ._common import cli, db_option, open_tether, parse_json_object, read_json_lines
+from .render import json_line
 
 
 def _line(resolution: Resolution, **extra: Any) -> str:

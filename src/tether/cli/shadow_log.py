@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-
 import click
 
-from ..render import json_line
 from ._common import cli, db_option, open_tether
+from .render import json_line
 
 
 @cli.command("shadow-log")

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
-from ..monitor import AnswerMetrics, metrics_time, parse_time, summarise, windows
+from ..ops.monitor import AnswerMetrics, metrics_time, parse_time, summarise, windows
 from ._common import cli, db_option, open_tether
 
 _DURATION = re.compile(r"^\s*(\d+)\s*(m|min|h|d|w)\s*$", re.IGNORECASE)

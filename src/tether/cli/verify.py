@@ -8,11 +8,11 @@ from typing import Any
 
 import click
 
-from ..answer import verify_answer
 from ..config import load_settings
 from ..errors import InputError
-from ..render import json_line
+from ..facade import verify_answer
 from ._common import cli, parse_json_object, read_json_lines, require
+from .render import json_line
 
 
 def _verify_request(obj: dict[str, Any], *, where: str) -> dict[str, Any]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from ..records import Draft, Hit
 from ..generate import Generator
+from ..records import Draft, Hit
 
 __all__ = ["ObedientGenerator"]
 

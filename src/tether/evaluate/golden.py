@@ -32,7 +32,7 @@ from typing import Any
 
 from .. import ids
 from ..errors import InputError
-from ..ingest import load_manifest
+from ..ingest.sources import load_manifest
 from ..records import Document
 
 __all__ = ["GoldenItem", "Labels", "Planted", "doc_matches", "fold", "load_golden", "load_labels"]

@@ -15,10 +15,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..injection import is_instruction_like
-from ..monitor import rate
+from ..ops.monitor import rate
 from ..records import Passage
 from ..store import Store
+from ..text.instructions import is_instruction_like
 from .golden import Labels, Planted, fold
 
 __all__ = ["detection_report", "leaks"]

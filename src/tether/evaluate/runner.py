@@ -27,9 +27,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..answer import Tether
+from ..facade import Tether
 from ..generate import Generator
-from ..monitor import AnswerMetrics, Recheck, measure_answer, rate, summarise
+from ..ops.monitor import AnswerMetrics, Recheck, measure_answer, rate, summarise
 from ..records import Answer, Hit
 from .golden import GoldenItem, Labels, doc_matches, fold
 from .injection import detection_report, leaks

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from ..answer import Tether
 from ..config import Settings
 from ..errors import InputError
-from ..ingest import Metadata, ingest_file, iter_files, load_manifest
+from ..facade import Tether
+from ..ingest.sources import Metadata, ingest_file, iter_files, load_manifest
 from .golden import Labels, load_labels
 
 __all__ = ["SUITES", "Suite", "build_suite_store", "suite"]

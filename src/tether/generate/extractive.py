@@ -12,12 +12,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..answercheck import anchors, sentence_answers
-from ..answertype import answer_type, has_answer_type
-from ..injection import is_instruction_like
+from ..guard.answercheck import anchors, sentence_answers
+from ..guard.answertype import answer_type, has_answer_type
+from ..ingest.segment import sentence_spans
 from ..records import Draft, Hit
-from ..retrieve import query_terms
-from ..segment import sentence_spans
+from ..retrieve.search import query_terms
+from ..text.instructions import is_instruction_like
 
 __all__ = ["ExtractiveGenerator", "answer_type", "has_answer_type"]
 

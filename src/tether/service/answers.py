@@ -19,12 +19,11 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from ..answer import Event, Tether, verify_answer
-from ..config import Settings
-from ..errors import InputError, TetherError
-from ..records import Answer, Hit, to_json
 from .. import modes as gates
-from ..errors import ConfigError
+from ..config import Settings
+from ..errors import ConfigError, InputError, TetherError
+from ..facade import Event, Tether, verify_answer
+from ..records import Answer, Hit, to_json
 from .auth import principals_of
 from .metrics import Metrics
 from .problems import NotAvailable, RequestTimeout, problem, problem_body

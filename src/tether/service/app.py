@@ -27,9 +27,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request as StarletteRequest
 from starlette.responses import FileResponse
 
-from ..answer import Tether
 from ..config import Settings
 from ..errors import TetherError
+from ..facade import Tether
 from ..records import Answer
 from . import answers, documents, versions
 from .answers import ServiceState

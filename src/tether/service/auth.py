@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..apikeys import hash_key
+from ..ops.apikeys import hash_key
 from ..records import PUBLIC
 from ..store import Store
 from .problems import Unauthorized, problem, send_problem

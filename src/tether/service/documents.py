@@ -26,8 +26,8 @@ from starlette.datastructures import UploadFile
 
 from .. import ids
 from ..errors import InputError, NotFound, UnsupportedInput
-from ..extract import SUPPORTED_EXTENSIONS
-from ..ingest import Metadata, ingest_bytes
+from ..ingest.extract import SUPPORTED_EXTENSIONS
+from ..ingest.sources import Metadata, ingest_bytes
 from ..records import Document, to_json
 from .answers import state_of
 from .auth import principals_of

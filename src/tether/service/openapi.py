@@ -14,8 +14,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..answer import Tether
 from ..config import Settings
+from ..facade import Tether
 from .app import create_app
 
 __all__ = ["openapi_document"]

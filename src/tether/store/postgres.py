@@ -31,6 +31,7 @@ try:
 except ModuleNotFoundError as exc:  # pragma: no cover - depends on the environment
     raise MissingExtra("the PostgreSQL store", "postgres") from exc
 
+from .postgres_records import StoreRecords
 from .postgres_schema import (
     SCHEMA_VERSION,
     MigrationReport,
@@ -42,7 +43,6 @@ from .postgres_schema import (
     redact,
     stderr,
 )
-from .postgres_records import StoreRecords
 from .rows import document_from_row, passage_from_row, version_from_row
 
 __all__ = [

@@ -10,17 +10,16 @@ passage it rests on, the reasons, and which checker decided:
     >>> r.outcome, r.checker, r.reasons[-1]
     ('contradicted', 'polarity', "negation:sentence says 'not'")
 
-Layers: ``text`` (folding, sentences), ``lexical`` (tokens, keys, verbatim),
+Layers (folding and sentences come from ``tether.text``): ``lexical`` (tokens, keys, verbatim),
 ``figures`` (figures with their qualifiers), ``align`` (coverage windows, slots),
 ``polarity`` (negation, quantifier, modality cues), ``checks`` (figures, years and
-names in their slots), ``core`` (the decision and the modes), ``evaluate`` (scores on
-labelled pairs) and ``report`` (a readable confusion matrix).
+names in their slots), and ``core`` (the decision and the modes). Scores on labelled pairs live in
+``tether.evaluate.verifier``.
 """
 
 from __future__ import annotations
 
 from .core import GATES, MODES, Check, check, resolve_modes
-from .evaluate import evaluate_pairs
 from .figures import Figure, extract_figures, same_figure
 from .lexical import prepare_passage
 
@@ -30,7 +29,6 @@ __all__ = [
     "Check",
     "Figure",
     "check",
-    "evaluate_pairs",
     "extract_figures",
     "prepare_passage",
     "resolve_modes",

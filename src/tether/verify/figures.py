@@ -20,7 +20,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .text import split_sentences, translate
+from ..text.fold import split_sentences, translate
 
 __all__ = ["Figure", "canon_number", "extract_figures", "same_figure"]
 

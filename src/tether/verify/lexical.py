@@ -17,8 +17,8 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
+from ..text.fold import Collapsed, collapse, fold, split_sentences, translate
 from .figures import NUMBER_WORDS, Figure, canon_number, extract_figures
-from .text import Collapsed, collapse, fold, split_sentences, translate
 
 __all__ = [
     "NEGATION_WORDS",

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..records import OUTCOMES
-from .evaluate import GOLD_LABELS
+from .verifier import GOLD_LABELS
 
 __all__ = ["render_text"]
 

@@ -8,9 +8,9 @@ protocol; this module is where the providers are named.
 
 from __future__ import annotations
 
-from .config import Settings
-from .errors import ConfigError
-from .verify.judge import Judge
+from ..config import Settings
+from ..errors import ConfigError
+from .base import Judge
 
 __all__ = ["load_judge"]
 
@@ -26,11 +26,11 @@ def load_judge(settings: Settings) -> Judge | None:
             f"judge {spec!r} is not KIND:TARGET", hint="use nli:DIR, openai:MODEL or anthropic:MODEL"
         )
     if kind == "nli":
-        from .verify.onnx_nli import OnnxNliJudge
+        from .nli import OnnxNliJudge
 
         return OnnxNliJudge(target)
     if kind in ("openai", "anthropic"):
-        from .generate.llm_judge import llm_judge
+        from .llm import llm_judge
 
         return llm_judge(
             kind,

@@ -13,13 +13,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import ids, injection
-from .config import Settings
-from .errors import InputError, TetherError
+from .. import ids
+from ..config import Settings
+from ..errors import InputError, TetherError
+from ..records import KINDS, PUBLIC, Document, Passage, Version
+from ..store import Store
+from ..text import instructions as injection
 from .extract import SUPPORTED_SUFFIXES, Extracted, extract_bytes, extract_file
-from .records import KINDS, PUBLIC, Document, Passage, Version
 from .segment import passage_spans, region_label
-from .store import Store
 
 __all__ = [
     "IngestResult",

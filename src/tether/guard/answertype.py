@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .terms import content_terms, stem
+from ..text.terms import content_terms, stem
 
 __all__ = ["answer_type", "has_answer_type", "supplies", "typed_tokens"]
 

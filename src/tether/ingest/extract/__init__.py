@@ -32,9 +32,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .config import Settings
-from .errors import ExtractionError, InputError, LimitExceeded, TetherError, UnsupportedInput
-from .records import Region
+from ...config import Settings
+from ...errors import (
+    ExtractionError,
+    InputError,
+    LimitExceeded,
+    TetherError,
+    UnsupportedInput,
+)
+from ...records import Region
 
 __all__ = [
     "HTML",

@@ -29,11 +29,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ids
-from .config import Settings
-from .records import OUTCOMES, Answer, AnswerSentence, Citation, Hit
-from .store import Store
-from .verify import check
+from .. import ids
+from ..config import Settings
+from ..records import OUTCOMES, Answer, AnswerSentence, Citation, Hit
+from ..store import Store
+from ..verify import check
 
 __all__ = [
     "AnswerMetrics",

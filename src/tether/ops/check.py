@@ -28,11 +28,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ids
+from .. import ids
+from ..errors import TetherError
+from ..records import KINDS, Document, Passage, Version
+from ..store import Store
 from .cite import check_citation, resolve
-from .errors import TetherError
-from .records import KINDS, Document, Passage, Version
-from .store import Store
 
 __all__ = ["CheckReport", "Problem", "check_store"]
 

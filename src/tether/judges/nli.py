@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError, LimitExceeded, MissingExtra
-from .judge import LABELS, Judge, Judgement, Label
+from .base import LABELS, Judge, Judgement, Label
 
 __all__ = ["EncodedWindow", "OnnxNliJudge"]
 

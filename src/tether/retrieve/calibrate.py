@@ -28,11 +28,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
-from .config import Settings
-from .errors import ConfigError, InputError, MissingExtra
+from ..config import Settings
+from ..errors import ConfigError, InputError, MissingExtra
+from ..store import Store
 from .probe import DEFAULT_THRESHOLD, SCORE_RECIPE, probe_retrieved
-from .retrieve import retrieve
-from .store import Store
+from .search import retrieve
 
 __all__ = [
     "META_PREFIX",

@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .retrieve import STOPWORDS
+from ..retrieve.search import STOPWORDS
 
 __all__ = ["Term", "content_terms", "stem", "stems"]
 

@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import InputError
-from .ingest import build_passages
-from .records import Document
-from .store import Store
+from ..errors import InputError
+from ..records import Document
+from ..store import Store
+from .sources import build_passages
 
 __all__ = ["Reindexed", "reindex"]
 

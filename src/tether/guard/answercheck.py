@@ -39,9 +39,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import cast
 
+from ..judges.base import Judge, Judgement
+from ..text.terms import Term, content_terms, stem, stems
 from .answertype import answer_type, supplies
-from .terms import Term, content_terms, stem, stems
-from .verify.judge import Judge, Judgement
 
 __all__ = [
     "anchors", "check_answer", "heading", "judge_answers", "judged_refusal", "property_terms",

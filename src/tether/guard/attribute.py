@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .config import Settings
-from .records import Document, Hit, Passage, Verdict
-from .verify import Check, check
+from ..config import Settings
+from ..records import Document, Hit, Passage, Verdict
+from ..verify import Check, check
 
 __all__ = ["Attribution", "Evidence", "attribute", "evidence_from_hits", "evidence_from_texts"]
 

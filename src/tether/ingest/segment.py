@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .records import Region
+from ..records import Region
 
 __all__ = [
     "Span", "is_abbreviation", "passage_spans", "region_label", "sentence_spans", "split_sentences",

@@ -16,25 +16,31 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from . import ids
-from .answercheck import anchors, check_answer, judge_answers, judged_refusal, sentence_answers
-from .attribute import evidence_from_hits, evidence_from_texts
-from .calibrate import Threshold, resolve_threshold
-from .cite import Resolution, answer_citations, resolve, resolve_trace
 from .config import Settings, default_db_location, load_settings
 from .errors import ProviderError
 from .generate import Generator, load_generator
 from .generate.llm import LLM_GENERATORS, settings_options
-from .guard import attribute_statements, judge_draft
-from .ingest import IngestResult, Metadata, ingest_file, iter_files
+from .guard.answercheck import (
+    anchors,
+    check_answer,
+    judge_answers,
+    judged_refusal,
+    sentence_answers,
+)
+from .guard.attribute import evidence_from_hits, evidence_from_texts
+from .guard.citation import attribute_statements, judge_draft
+from .ingest.segment import sentence_spans, split_sentences
+from .ingest.sources import IngestResult, Metadata, ingest_file, iter_files
 from .judges import load_judge
+from .judges.base import Judge
 from .modes import ModesSpec, resolve_modes
-from .monitor import measure_answer, metrics_time
-from .probe import probe_retrieved, steering_text
+from .ops.cite import Resolution, answer_citations, resolve, resolve_trace
+from .ops.monitor import measure_answer, metrics_time
 from .records import Answer, AnswerSentence, Citation, Draft, Dropped, Hit, to_json
-from .retrieve import retrieve
-from .segment import sentence_spans, split_sentences
+from .retrieve.calibrate import Threshold, resolve_threshold
+from .retrieve.probe import probe_retrieved, steering_text
+from .retrieve.search import retrieve
 from .store import Store, open_store
-from .verify.judge import Judge
 
 _UNSET = object()
 

@@ -47,8 +47,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .records import Hit, Probe
-from .terms import content_terms, stems
+from ..records import Hit, Probe
+from ..text.terms import content_terms, stems
 
 __all__ = [
     "DEFAULT_THRESHOLD",

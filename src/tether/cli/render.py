@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from .records import Answer, AnswerSentence, Citation, to_json
+from ..records import Answer, AnswerSentence, Citation, to_json
 
 __all__ = ["TextStream", "answer_json", "answer_text", "citation_line"]
 

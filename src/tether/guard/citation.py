@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from . import ids
+from .. import ids
+from ..config import Settings
+from ..ingest.segment import sentence_spans
+from ..judges.base import Judge, combine
+from ..records import AnswerSentence, Citation, Draft, Dropped, Passage, Verdict
+from ..text.instructions import detect, is_instruction_like
 from .attribute import Attribution, Evidence, attribute
-from .config import Settings
-from .injection import detect, is_instruction_like
-from .records import AnswerSentence, Citation, Draft, Dropped, Passage, Verdict
-from .segment import sentence_spans
-from .verify.judge import Judge, combine
 
 __all__ = ["attribute_statements", "citation_for", "judge_draft"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .errors import InputError
-from .records import Hit
-from .store import Store
+from ..errors import InputError
+from ..records import Hit
+from ..store import Store
 
 __all__ = ["STOPWORDS", "check_question", "query_terms", "retrieve"]
 

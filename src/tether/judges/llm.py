@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ConfigError, TetherError
-from ..verify.judge import LABELS, Judge, Judgement, Label
-from .llm import ChatClient, provider_config
+from ..generate.llm import ChatClient, provider_config
+from .base import LABELS, Judge, Judgement, Label
 
 __all__ = ["ANSWERS_SYSTEM", "JUDGE_SCHEMA", "JUDGE_SYSTEM", "LLMJudge", "llm_judge"]
 

@@ -31,10 +31,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from . import ids
-from .errors import InputError, NotFound
-from .records import KINDS, Answer, Citation, Document, Kind
-from .store import Store
+from .. import ids
+from ..errors import InputError, NotFound
+from ..records import KINDS, Answer, Citation, Document, Kind
+from ..store import Store
 
 __all__ = [
     "Resolution",

@@ -19,7 +19,7 @@ from typing import Any
 from ..config import Settings
 from ..errors import InputError
 from ..records import OUTCOMES
-from .core import check
+from ..verify.core import check
 
 __all__ = ["GOLD_LABELS", "evaluate_pairs", "normalise_label"]
 
