@@ -11,7 +11,7 @@ import zlib
 from fpdf import FPDF
 from hypothesis import given
 from hypothesis import strategies as st
-from test_extract import pdf_with_stream
+from ingest.test_extract import pdf_with_stream
 
 from tether.config import Settings
 from tether.errors import InputError

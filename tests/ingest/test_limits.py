@@ -17,7 +17,7 @@ from tether.errors import ConfigError, InputError, LimitExceeded
 from tether.ingest.extract import extract_bytes
 from tether.store.sqlite import SQLiteStore
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
           "max_decompression_ratio", "max_question_chars", "max_request_bytes")
 ARTICLE = "<p>Nitrile gloves resist most solvents for short contact with splashes.</p>"
@@ -33,7 +33,7 @@ def _pdf(pages: int) -> bytes:
 
 
 def _pdf_with_stream(content: bytes) -> bytes:
-    from test_extract import pdf_with_stream
+    from ingest.test_extract import pdf_with_stream
 
     return pdf_with_stream(content)
 

@@ -2,7 +2,7 @@
 allowed) accept a paraphrase — and the tiny ONNX model runs through the real loader."""
 
 import pytest
-from verify.judge_tiny_model import build_model_dir
+from judges.judge_tiny_model import build_model_dir
 
 from tether import Tether
 from tether.config import Settings
