@@ -20,6 +20,7 @@ __all__ = [
     "Dropped",
     "Hit",
     "Kind",
+    "OUTCOME_RANK",
     "Outcome",
     "Passage",
     "Probe",
@@ -32,6 +33,11 @@ Kind = Literal["original", "transcribed", "generated"]
 KINDS: tuple[str, ...] = ("original", "transcribed", "generated")
 Outcome = Literal["supported", "contradicted", "mentioned", "unsupported"]
 OUTCOMES: tuple[str, ...] = ("supported", "contradicted", "mentioned", "unsupported")
+# How much an outcome says about a sentence, best first: a contradiction is worth more
+# than a mere mention because it is a finding the reader must see.
+OUTCOME_RANK: dict[str, int] = {
+    "supported": 3, "contradicted": 2, "mentioned": 1, "unsupported": 0,
+}
 PUBLIC = "public"
 
 

@@ -13,12 +13,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..config import Settings
-from ..records import Document, Hit, Passage, Verdict
+from ..records import OUTCOME_RANK, Document, Hit, Passage, Verdict
 from ..verify import Check, check
 
 __all__ = ["Attribution", "Evidence", "attribute", "evidence_from_hits", "evidence_from_texts"]
 
-_RANK = {"supported": 3, "contradicted": 2, "mentioned": 1, "unsupported": 0}
 # Passages this close (in characters) count as neighbours: only whitespace between.
 _NEIGHBOUR_GAP = 4
 
@@ -82,7 +81,7 @@ def evidence_from_texts(passages: Mapping[str, str]) -> list[Evidence]:
 
 def _preference(result: Check, unit: Evidence, hints: Sequence[str]) -> tuple[int, float, int]:
     hinted = any(p.passage_id in hints for p in unit.passages) or unit.key in hints
-    return (_RANK[result.outcome], result.score, 1 if hinted else 0)
+    return (OUTCOME_RANK[result.outcome], result.score, 1 if hinted else 0)
 
 
 def attribute(

@@ -18,7 +18,7 @@ from .. import ids
 from ..config import Settings
 from ..ingest.segment import sentence_spans
 from ..judges.base import Judge, combine
-from ..records import AnswerSentence, Citation, Draft, Dropped, Passage, Verdict
+from ..records import OUTCOME_RANK, AnswerSentence, Citation, Draft, Dropped, Passage, Verdict
 from ..text.instructions import detect, is_instruction_like
 from .attribute import Attribution, Evidence, attribute
 
@@ -111,13 +111,10 @@ def attribute_statements(
     )
 
 
-# How telling a failed attribution is, as in ``attribute``: a contradiction says more
-# than "not found".
-_RANK = {"supported": 3, "contradicted": 2, "mentioned": 1, "unsupported": 0}
-
-
 def _strength(result: Attribution) -> tuple[int, float]:
-    return _RANK[result.verdict.outcome], result.verdict.score
+    # How telling a failed attribution is, as in ``attribute``: a contradiction says
+    # more than "not found".
+    return OUTCOME_RANK[result.verdict.outcome], result.verdict.score
 
 
 def _is_original(unit: Evidence) -> bool:

@@ -17,7 +17,7 @@ from typing import Literal
 
 from ..config import Settings
 from ..errors import ConfigError
-from ..records import Outcome, Verdict
+from ..records import OUTCOME_RANK, Outcome, Verdict
 from .align import Alignment, Finding, Window, align, best_windows
 from .checks import check_figures, check_names, check_years
 from .lexical import Prepared, find_verbatim, prepare, verbatim_form
@@ -36,7 +36,6 @@ CONTRADICTION_FLOOR = 0.75
 MENTION_FLOOR = 0.5
 _MARKERS = re.compile(r"\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
 _CUE_CHECKERS = frozenset(("polarity", "quantifier", "modality"))
-_RANK = {"supported": 3, "contradicted": 2, "mentioned": 1, "unsupported": 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +124,7 @@ def check(
         if best is not None and best.outcome == "supported":
             break
         result = _judge(s, p, window, threshold, gates)
-        if best is None or _RANK[result.outcome] > _RANK[best.outcome]:
+        if best is None or OUTCOME_RANK[result.outcome] > OUTCOME_RANK[best.outcome]:
             best = result
     if best is None:
         return Check("unsupported", 0.0, None, ("overlap:0.00",), "lexical")
