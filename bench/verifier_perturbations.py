@@ -32,7 +32,8 @@ from pathlib import Path
 from tether.config import Settings
 from tether.evaluate.verifier_report import render_text
 from tether.text.fold import split_sentences
-from tether.verify import check, evaluate_pairs, extract_figures
+from tether.evaluate.verifier import evaluate_pairs
+from tether.verify import check, extract_figures
 from tether.verify.lexical import STOPWORDS, stem
 
 CHANGED = ("negation", "figure", "year", "name")

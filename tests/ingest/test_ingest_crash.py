@@ -30,7 +30,7 @@ from tether import ids
 from tether.config import Settings
 from tether.ingest.extract import extract_file
 from tether.ingest.segment import passage_spans
-from tether.ops.check import check_store
+from tether.ops.consistency import check_store
 from tether.store.sqlite import SQLiteStore
 
 SRC = str(Path(tether.__file__).resolve().parents[1])

@@ -3,7 +3,7 @@ the audit log's citations listed, and no backend problems in a sound store."""
 
 from citehelp import cite, put_text
 
-from tether.ops.check import check_store
+from tether.ops.consistency import check_store
 
 TEXT = "Methanol boils at 64.7 °C. It is toxic.\n\nStore it cool. Keep it shut."
 

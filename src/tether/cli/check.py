@@ -9,7 +9,7 @@ import click
 
 from ..config import default_db_path
 from ..errors import StoreError
-from ..ops.check import CheckReport, Problem, check_store
+from ..ops.consistency import CheckReport, Problem, check_store
 from ._common import cli, db_option, open_tether
 
 

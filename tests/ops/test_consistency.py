@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from citehelp import cite, put_text
 
-from tether.ops.check import MAX_LISTED, check_store
+from tether.ops.consistency import MAX_LISTED, check_store
 from tether.store.sqlite import SQLiteStore
 
 TEXT = (
