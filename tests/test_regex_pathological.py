@@ -38,6 +38,7 @@ from tether.config import Settings
 from tether.generate.assemble import SentenceAssembler, parse_markers
 from tether.generate.extractive import ExtractiveGenerator
 from tether.ingest.extract import extract_bytes
+from tether.ingest.extract.html import detect_html_hidden
 from tether.verify import check
 from tether.text import fold as vtext
 from tether.verify.figures import extract_figures
@@ -117,7 +118,7 @@ WINDOWED = {
 def test_the_scan_finds_the_package_patterns() -> None:
     assert len(PATTERNS) >= 100
     assert set(WINDOWED) <= set(PATTERNS)
-    for where in ("tether.ingest.segment._BOUNDARY", "tether.ops.cite._QUOTE_MARK", "tether.ingest.extract._TAG",
+    for where in ("tether.ingest.segment._BOUNDARY", "tether.ops.cite._QUOTE_MARK", "tether.ingest.extract.html._TAG",
                   "tether.text.instructions._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
         assert where in PATTERNS, where
 
@@ -174,7 +175,7 @@ FUNCTIONS: list[tuple[str, Callable[[str], object], float]] = [
     ("verify.check (long sentence)", lambda t: check(t, PASSAGE, settings=SETTINGS), 4),
     ("injection.detect", injection.detect, 2),
     ("injection.is_instruction_like", injection.is_instruction_like, 2),
-    ("injection.detect_html_hidden", injection.detect_html_hidden, 2),
+    ("injection.detect_html_hidden", detect_html_hidden, 2),
     ("assemble (one chunk)", _assemble, 2),
     ("assemble (streamed)", _stream, 2),
     ("assemble.parse_markers", parse_markers, 2),

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tether.text import instructions as injection
 from tether.config import Settings
+from tether.ingest.extract.html import detect_html_hidden
 from tether.ingest.segment import passage_spans, sentence_spans, split_sentences
 from tether.verify import check
 from tether.text import fold as vtext
@@ -99,6 +100,6 @@ def test_injection_detection(text: str) -> None:
     assert set(flags) <= set(injection.CODES) and len(set(flags)) == len(flags)
     assert isinstance(bounded("injection.is_instruction_like", 2, injection.is_instruction_like,
                               text), bool)
-    hidden = bounded("injection.detect_html_hidden", 2, injection.detect_html_hidden,
+    hidden = bounded("injection.detect_html_hidden", 2, detect_html_hidden,
                      f"<div style='display:none'>{text}</div><!-- {text} -->")
     assert set(hidden) <= set(injection.CODES)

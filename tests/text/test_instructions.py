@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tether.ingest.extract.html import detect_html_hidden
 from tether.text.instructions import (
     CODES,
     detect,
-    detect_html_hidden,
     is_instruction_like,
 )
 

@@ -19,7 +19,7 @@ from ..errors import InputError, TetherError
 from ..records import KINDS, PUBLIC, Document, Passage, Version
 from ..store import Store
 from ..text import instructions as injection
-from .extract import SUPPORTED_SUFFIXES, Extracted, extract_bytes, extract_file
+from .extract import SUPPORTED_SUFFIXES, extract_bytes, read_file
 from .segment import passage_spans, region_label
 
 __all__ = [
@@ -155,15 +155,49 @@ def build_passages(
     return passages
 
 
-def _store_extracted(
+def ingest_file(store: Store, path: Path, meta: Metadata, *, settings: Settings) -> IngestResult:
+    """Ingest one file; a broken file gives a ``failed`` result, never a partial write.
+
+    The file is read once (bounded) and then takes the same path as uploaded bytes.
+    """
+    try:
+        meta.validated()
+        data, media_type = read_file(path, settings=settings)
+        return _ingest(
+            store, data, media_type, meta, name=str(path),
+            default_source=path.resolve().as_uri(), default_title=path.stem, settings=settings,
+        )
+    except TetherError as exc:
+        return IngestResult(path=str(path), status="failed", error=str(exc))
+
+
+def ingest_bytes(
+    store: Store, data: bytes, *, media_type: str, meta: Metadata, settings: Settings
+) -> IngestResult:
+    """Ingest an upload; unlike files, failures raise (the caller reports them)."""
+    if not meta.source:
+        raise InputError("an uploaded document needs a source", hint="set its source URL or name")
+    meta.validated()
+    return _ingest(
+        store, data, media_type, meta, name=meta.source,
+        default_source=meta.source, default_title=meta.source, settings=settings,
+    )
+
+
+def _ingest(
     store: Store,
-    extracted: Extracted,
+    data: bytes,
+    media_type: str,
     meta: Metadata,
     *,
+    name: str,
     default_source: str,
     default_title: str,
     settings: Settings,
 ) -> IngestResult:
+    """Extract, segment, then one store write: a failure before ``put`` writes nothing,
+    and ``put`` is one transaction, so a document lands whole or not at all."""
+    extracted = extract_bytes(data, media_type=media_type, settings=settings, name=name)
     source = meta.source or default_source
     document = Document(
         doc_id=ids.doc_id_for(source),
@@ -186,50 +220,15 @@ def _store_extracted(
     )
     passages = build_passages(version, document, max_chars=settings.passage_chars)
     status = store.put(document, version, passages)
-    flags = tuple(sorted({f for p in passages for f in p.flags}))
+    # Hidden HTML text is dropped by extraction, so no passage carries its flags; the
+    # result reports them (observability only).
+    flags = {f for p in passages for f in p.flags} | set(extracted.hidden_flags)
     return IngestResult(
-        path=default_source,
+        path=name,
         status=status,
         doc_id=document.doc_id,
         version=version.version,
         passages=len(passages),
         chars=len(extracted.text),
-        flags=flags,
-    )
-
-
-def ingest_file(store: Store, path: Path, meta: Metadata, *, settings: Settings) -> IngestResult:
-    """Ingest one file; a broken file gives a ``failed`` result, never a partial write."""
-    try:
-        meta.validated()
-        extracted = extract_file(path, settings=settings)
-        result = _store_extracted(
-            store,
-            extracted,
-            meta,
-            default_source=path.resolve().as_uri(),
-            default_title=path.stem,
-            settings=settings,
-        )
-        if extracted.media_type == "text/html":
-            # Extraction drops comments and hidden elements, so no passage can carry
-            # their flags; the ingest result reports them (observability only).
-            hidden = injection.detect_html_hidden(path.read_bytes().decode("utf-8", "replace"))
-            result = replace(result, flags=tuple(sorted({*result.flags, *hidden})))
-        return replace(result, path=str(path))
-    except TetherError as exc:
-        return IngestResult(path=str(path), status="failed", error=str(exc))
-
-
-def ingest_bytes(
-    store: Store, data: bytes, *, media_type: str, meta: Metadata, settings: Settings
-) -> IngestResult:
-    """Ingest an upload; unlike files, failures raise (the caller reports them)."""
-    if not meta.source:
-        raise InputError("an uploaded document needs a source", hint="set its source URL or name")
-    meta.validated()
-    extracted = extract_bytes(data, media_type=media_type, settings=settings, name=meta.source)
-    return _store_extracted(
-        store, extracted, meta, default_source=meta.source, default_title=meta.source,
-        settings=settings,
+        flags=tuple(sorted(flags)),
     )
