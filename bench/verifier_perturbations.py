@@ -30,11 +30,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tether.config import Settings
+from tether.evaluate.verifier import evaluate_pairs
 from tether.evaluate.verifier_report import render_text
 from tether.text.fold import split_sentences
-from tether.evaluate.verifier import evaluate_pairs
+from tether.text.terms import STOPWORDS, stem
 from tether.verify import check, extract_figures
-from tether.verify.lexical import STOPWORDS, stem
 
 CHANGED = ("negation", "figure", "year", "name")
 OUTCOMES = ("supported", "contradicted", "mentioned", "unsupported")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tether.text.fold import split_sentences
+from tether.text.terms import stem
 from tether.verify import check, prepare_passage
-from tether.verify.lexical import find_verbatim, prepare, stem, verbatim_form
+from tether.verify.lexical import find_verbatim, prepare, verbatim_form
 
 PASSAGE = (
     "The river floods every spring.  Farmers move their cattle to the hills.\n"

@@ -8,23 +8,10 @@ from collections.abc import Sequence
 from ..errors import InputError
 from ..records import Hit
 from ..store import Store
+from ..text.terms import QUERY_STOPWORDS
 
-__all__ = ["STOPWORDS", "check_question", "query_terms", "retrieve"]
+__all__ = ["check_question", "query_terms", "retrieve"]
 
-# Question words and function words carry no evidence; keeping them in an OR-query
-# only rewards passages for being long.
-STOPWORDS = frozenset(
-    """
-    a an and are as at be been being but by can could did do does doing for from had has
-    have having he her hers him his how i if in into is it its itself me more most my no
-    nor not of off on once only or other our ours out over own same she should so some
-    such than that the their theirs them then there these they this those through to too
-    under until up very was we were what when where which while who whom why will with
-    would you your yours about above after again against all am any because before below
-    between both during each few further here just s t don now tell me give list name
-    according document documents say says said please much many
-    """.split()
-)
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)*", re.UNICODE)
 
 
@@ -33,7 +20,10 @@ def query_terms(question: str) -> list[str]:
     seen: dict[str, None] = {}
     for match in _WORD.finditer(question.lower()):
         word = match.group(0)
-        if word in STOPWORDS or (len(word) < 2 and not word.isdigit()):
+        # Question and function words carry no evidence; keeping them in an OR-query
+        # only rewards passages for being long. The list is the toolkit's, so the
+        # probe and the answer check read a question's terms as retrieval does.
+        if word in QUERY_STOPWORDS or (len(word) < 2 and not word.isdigit()):
             continue
         # FTS5's tokenizer splits "64.7" into 64 and 7; match it the same way.
         for part in re.split(r"[.,]", word):

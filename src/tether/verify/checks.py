@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..text.terms import STOPWORDS
 from .align import Alignment, Effect, Finding, Gate, anchors, context_keys
 from .figures import Figure, same_figure
-from .lexical import STOPWORDS, Prepared
+from .lexical import Prepared
 
 __all__ = ["Names", "check_figures", "check_names", "check_years", "name_runs"]
 

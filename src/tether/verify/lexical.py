@@ -2,8 +2,8 @@
 
 A text is prepared once (``prepare``, cached by the string itself) into parallel token
 arrays whose offsets are offsets in the original string. Content keys are lower-cased,
-lightly stemmed words with stop words removed; figures become one key for their value
-(``#1050000`` for "1,050,000" and "1.05 million" alike), so coverage never confuses
+lightly stemmed words with stop words removed (both from ``tether.text.terms``);
+figures become one key for their value (``#1050000`` for "1,050,000" and "1.05 million" alike), so coverage never confuses
 ``1.5`` with ``15``.
 
 >>> p = prepare("The Normans were in Normandy. They spoke French.")
@@ -18,51 +18,18 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from ..text.fold import Collapsed, collapse, fold, split_sentences, translate
+from ..text.terms import STOPWORDS, stem
 from .figures import NUMBER_WORDS, Figure, canon_number, extract_figures
 
 __all__ = [
-    "NEGATION_WORDS",
-    "STOPWORDS",
     "Prepared",
     "clear_cache",
     "figure_key",
     "find_verbatim",
     "prepare",
     "prepare_passage",
-    "stem",
     "verbatim_form",
 ]
-
-NEGATION_WORDS = frozenset(
-    "not no never none nobody nothing nowhere neither nor without cannot non lack lacks "
-    "lacked lacking absent".split()
-    # A few common negators of other languages, so a flipped sentence there is not
-    # waved through; the rest of the checks are English-only.
-    + "nicht kein keine keinen nie ne pas jamais sans nunca не нет ни никогда без "
-    "لا ليس ليست لم لن غير".split()
-)
-
-# Function words carry no claim on their own. Negators, quantifiers and modals are in
-# the list on purpose: coverage ignores them and the polarity/quantifier/modality
-# checks compare them explicitly, which is the whole point of those checks.
-STOPWORDS = frozenset(
-    """a an the and or but if then than that this these those there here it its it's
-    of in on at to from by with for as into onto over under about above below between
-    through during before after since until upon within without against among across
-    is are was were be been being am do does did done doing has have had having
-    will would shall should can could may might must ought need dare
-    i me my mine we us our ours you your yours he him his she her hers they them
-    their theirs who whom whose which what when where why how whether
-    not no nor never none neither either n't cannot nothing nobody nowhere
-    all some any each every most many much more less few fewer several both other
-    others another such same own only just also very too so quite rather really
-    again still yet already ever even however thus therefore hence furthermore
-    moreover meanwhile although though because while whereas instead later today now
-    currently recently finally
-    per percent cent one ones s
-    always sometimes often usually rarely seldom generally mostly occasionally
-    perhaps possibly probably likely unlikely potentially certainly definitely""".split()
-) | NEGATION_WORDS
 
 # Numbers (with separators), words with inner apostrophes ("don't", "rollo's").
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*\w*|[^\W\d_]\w*(?:'\w+)*")
@@ -70,37 +37,6 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # Punctuation that ends a clause; quotes (folded to "'") count unless inside a word.
 _CLAUSE_MARK = re.compile(r"[,;:()\[\]]| -+ |(?<!\w)'|'(?!\w)")
-_ASCII_WORD = re.compile(r"[a-z]+")
-
-
-def stem(word: str) -> str:
-    """A light English suffix stripper; enough to meet "rode"/"riding"/"rides"."""
-    if word.endswith(("'s", "'")):
-        word = word.rstrip("s").rstrip("'")
-    if len(word) <= 3 or not _ASCII_WORD.fullmatch(word):
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("sses"):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    stripped = True
-    if word.endswith("ing") and len(word) > 5:
-        word = word[:-3]
-    elif word.endswith("ed") and len(word) > 4 and not word.endswith("eed"):
-        word = word[:-2]
-    elif word.endswith("ly") and len(word) > 6:
-        word, stripped = word[:-2], False  # "largely" -> "large" ("family" stays)
-    else:
-        stripped = False
-    if word.endswith("eed"):
-        return word[:-1]  # "agreed"/"agree", "succeeded"/"succeed", "needed"/"need"
-    if stripped and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsze":
-        return word[:-1]  # "running" -> "run", "stopped" -> "stop"
-    if len(word) > 3 and word.endswith("e") and not word.endswith("ee"):
-        return word[:-1]  # "ride"/"riding", "smile"/"smiling"
-    return word
 
 
 class Prepared:

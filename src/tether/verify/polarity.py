@@ -15,8 +15,9 @@ shortest stretch holding the matched words, widened a little to catch "No X…" 
 
 from __future__ import annotations
 
+from ..text.terms import NEGATION_WORDS
 from .align import Alignment, Finding
-from .lexical import NEGATION_WORDS, Prepared
+from .lexical import Prepared
 
 __all__ = ["check_modality", "check_negation", "check_quantifier", "cues", "negation_cues"]
 
