@@ -39,7 +39,7 @@ from pathlib import Path
 from tether import ids
 from tether.cli.demo import build_demo_store, demo_dir
 from tether.ingest.reindex import reindex
-from tether.ingest.segment import sentence_spans
+from tether.text.sentences import sentence_spans
 from tether.ingest.sources import build_passages
 from tether.ops.cite import Resolution, answer_citations, resolve
 from tether.records import Citation, Document, Version

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tether.config import Settings
-from tether.text.fold import split_sentences
+from tether.text.sentences import sentence_ranges
 from tether.verify import check
 from tether.verify.lexical import clear_cache
 
@@ -57,7 +57,7 @@ def build_pairs(paragraphs: list[str], limit: int, seed: int = 5) -> list[tuple[
     pairs: list[tuple[str, str]] = []
     for i, para in enumerate(paragraphs):
         others = [p for j, p in enumerate(paragraphs) if j != i]
-        for a, b in split_sentences(para):
+        for a, b in sentence_ranges(para):
             sentence = para[a:b]
             variants = [sentence, sentence.replace(" was ", " was not ", 1)]
             variants.append("".join(str((int(c) + 1) % 10) if c.isdigit() else c for c in sentence))

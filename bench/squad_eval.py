@@ -31,7 +31,7 @@ from tether.config import load_settings
 from tether.evaluate import load_golden, load_labels, run_eval
 from tether.evaluate.golden import fold
 from tether.evaluate.report import render_html
-from tether.ingest.segment import split_sentences
+from tether.text.sentences import split_sentences
 from tether.ingest.sources import Metadata, load_manifest
 from tether.retrieve.search import retrieve
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from tether.config import Settings
 from tether.evaluate.verifier import evaluate_pairs
 from tether.evaluate.verifier_report import render_text
-from tether.text.fold import split_sentences
+from tether.text.sentences import sentence_ranges
 from tether.text.terms import STOPWORDS, stem
 from tether.verify import check, extract_figures
 
@@ -167,7 +167,7 @@ def run_perturbations(
     failures: dict[str, list[str]] = defaultdict(list)
     n = 0
     for source, para in paragraphs(data):
-        for a, b in split_sentences(para):
+        for a, b in sentence_ranges(para):
             sentence = para[a:b]
             if len(sentence.split()) < 4:
                 continue

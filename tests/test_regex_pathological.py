@@ -40,7 +40,7 @@ from tether.generate.extractive import ExtractiveGenerator
 from tether.ingest.extract import extract_bytes
 from tether.ingest.extract.html import detect_html_hidden
 from tether.verify import check
-from tether.text import fold as vtext
+from tether.text import sentences as vtext
 from tether.verify.figures import extract_figures
 
 FULL = bool(os.environ.get("TETHER_TEST_REGEX_FULL"))
@@ -108,7 +108,6 @@ PATTERNS = _patterns()
 # Patterns that are slow under finditer over a long run but are never used that way:
 # each is applied only inside a short window, which bounds it.
 WINDOWED = {
-    "tether.text.fold._WORD_BEFORE": "searched in the 12 characters before a stop",
     "tether.verify.figures._WORD_END": "searched in the 12 characters before a figure",
     "tether.generate.assemble._TRAILING_MARKERS":
         "matched once after a stop, in a buffer of at most two sentence-sized pieces",
@@ -118,7 +117,7 @@ WINDOWED = {
 def test_the_scan_finds_the_package_patterns() -> None:
     assert len(PATTERNS) >= 100
     assert set(WINDOWED) <= set(PATTERNS)
-    for where in ("tether.ingest.segment._BOUNDARY", "tether.ops.cite._QUOTE_MARK", "tether.ingest.extract.html._TAG",
+    for where in ("tether.text.sentences._BOUNDARY", "tether.ops.cite._QUOTE_MARK", "tether.ingest.extract.html._TAG",
                   "tether.text.instructions._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
         assert where in PATTERNS, where
 
@@ -169,7 +168,7 @@ PASSAGE = "Acetone boils at 56 °C. The limit is 500 ppm over 8 hours."
 FUNCTIONS: list[tuple[str, Callable[[str], object], float]] = [
     ("segment.sentence_spans", segment.sentence_spans, 2),
     ("segment.passage_spans", lambda t: segment.passage_spans(t, max_chars=600), 2),
-    ("verify.split_sentences", vtext.split_sentences, 2),
+    ("verify.split_sentences", vtext.sentence_ranges, 2),
     ("verify.extract_figures", extract_figures, 4),
     ("verify.check (long passage)", lambda t: check("Acetone boils at 56 °C.", t, settings=SETTINGS), 4),
     ("verify.check (long sentence)", lambda t: check(t, PASSAGE, settings=SETTINGS), 4),

@@ -8,11 +8,12 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tether.text import instructions as injection
+from tether.text.sentences import sentence_spans, split_sentences
 from tether.config import Settings
 from tether.ingest.extract.html import detect_html_hidden
-from tether.ingest.segment import passage_spans, sentence_spans, split_sentences
+from tether.ingest.segment import passage_spans
 from tether.verify import check
-from tether.text import fold as vtext
+from tether.text import sentences as vtext
 from tether.verify.figures import extract_figures
 
 from .fuzzhelp import bounded, fuzz_settings
@@ -68,7 +69,7 @@ def test_passage_spans(text: str, max_chars: int, breaks: list[int]) -> None:
 @fuzz_settings(300)
 @given(hostile_text)
 def test_verifier_sentence_splitter(text: str) -> None:
-    ranges = bounded("verify.split_sentences", 2, vtext.split_sentences, text)
+    ranges = bounded("verify.split_sentences", 2, vtext.sentence_ranges, text)
     last = 0
     for start, end in ranges:
         assert last <= start < end <= len(text)

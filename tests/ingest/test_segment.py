@@ -1,13 +1,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tether.ingest.segment import (
-    passage_spans,
-    region_label,
-    sentence_spans,
-    split_sentences,
-)
+from tether.ingest.segment import passage_spans, region_label
 from tether.records import Region
+from tether.text.sentences import sentence_spans, split_sentences
 
 
 def test_sentences_respect_abbreviations_decimals_and_units():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tether.text.fold import split_sentences
+from tether.text.sentences import sentence_ranges
 from tether.text.terms import stem
 from tether.verify import check, prepare_passage
 from tether.verify.lexical import find_verbatim, prepare, verbatim_form
@@ -155,7 +155,7 @@ def test_verbatim_form_drops_final_stop_and_spacing():
     ],
 )  # fmt: skip
 def test_sentence_split(text, expected):
-    assert [text[a:b] for a, b in split_sentences(text)] == expected
+    assert [text[a:b] for a, b in sentence_ranges(text)] == expected
 
 
 def test_generator_citation_markers_are_not_part_of_the_claim(settings):

@@ -16,10 +16,10 @@ from dataclasses import replace
 
 from .. import ids
 from ..config import Settings
-from ..ingest.segment import sentence_spans
 from ..judges.base import Judge, combine
 from ..records import OUTCOME_RANK, AnswerSentence, Citation, Draft, Dropped, Passage, Verdict
 from ..text.instructions import detect, is_instruction_like
+from ..text.sentences import sentence_spans
 from .attribute import Attribution, Evidence, attribute
 
 __all__ = ["attribute_statements", "citation_for", "judge_draft"]

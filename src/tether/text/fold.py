@@ -1,4 +1,4 @@
-"""Text primitives shared by every check: length-preserving folding and sentence splits.
+"""Length-preserving folding: the one place quotes, dashes, spaces and case are unified.
 
 Folding keeps one character per original character, so any offset found in the folded
 text is an offset in the original string; only the verbatim form (``collapse``) changes
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-__all__ = ["Collapsed", "collapse", "fold", "split_sentences", "translate"]
+__all__ = ["Collapsed", "collapse", "fold", "translate"]
 
 _QUOTES_SINGLE = "\u2018\u2019\u201a\u201b\u2032\u0060\u00b4\u02bc\uff07"
 _QUOTES_DOUBLE = "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u301d\u301e\uff02"
@@ -86,59 +86,3 @@ def collapse(folded: str) -> Collapsed:
         return Collapsed(folded, breaks, shifts)
     parts.append(folded[last:])
     return Collapsed("".join(parts), breaks, shifts)
-
-
-# Candidate sentence ends: terminal punctuation (with closing quotes/brackets) before a
-# space, CJK full stops, blank lines, and "word.Next" joins left by careless
-# concatenation (common in scraped knowledge snippets).
-# A stop run is tried only from its first character and never given back, so a run
-# of dots costs one pass, not one per dot (a pathological-input test times it).
-_SENT_END = re.compile(
-    r"(?<![.!?])[.!?]++[\"'\u2019\u201d\u00bb)\]]*+(?=\s|$)|[\u3002\uff01\uff1f]+|\n[ \t]*\n"
-    r"|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])"
-)
-_ABBREV = frozenset(
-    "mr mrs ms dr prof st jr sr vs etc e.g i.e cf al fig no nos vol inc ltd co corp "
-    "jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k gen col lt sgt rev ca approx "
-    "dept est mt ft op pp".split()
-)
-_WORD_BEFORE = re.compile(r"[\w.]+$")
-# Bounded: looking past a long whitespace run from every blank line in it was
-# quadratic; a word that far away does not continue the sentence anyway.
-_NEXT_WORD = re.compile(r"\s{0,64}+[\"'(\[]?(\w)")
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """``[start, end)`` ranges of the sentences of ``text``, whitespace trimmed.
-
-    >>> split_sentences("Dr. Smith came. He left.")
-    [(0, 15), (16, 24)]
-    """
-    spans: list[tuple[int, int]] = []
-    start = 0
-    n = len(text)
-    for m in _SENT_END.finditer(text):
-        end = m.end()
-        chunk = m.group()
-        nxt = _NEXT_WORD.match(text, end)
-        if nxt is not None and nxt.group(1).islower():
-            continue  # "approx. five", "D.C. in the": a lower-case word goes on
-        if chunk.startswith("."):
-            w = _WORD_BEFORE.search(text, max(start, m.start() - 12), m.start())
-            word = w.group().lower() if w else ""
-            # "Dr." or "J." do not end a sentence; neither does "No." before a figure.
-            if word in _ABBREV or (len(word) == 1 and word.isalpha()):
-                continue
-        _push(text, start, end, spans)
-        start = end
-    _push(text, start, n, spans)
-    return spans
-
-
-def _push(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        spans.append((start, end))

@@ -20,7 +20,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..text.fold import split_sentences, translate
+from ..text.fold import translate
+from ..text.sentences import sentence_ranges
 
 __all__ = ["Figure", "canon_number", "extract_figures", "same_figure"]
 
@@ -238,7 +239,7 @@ def extract_figures(
 ) -> list[Figure]:
     """All figures of ``text`` in order, with units, ranges, qualifiers and year qualifiers.
 
-    ``sentences`` (``split_sentences(text)``) may be passed by a caller that has them.
+    ``sentences`` (``sentence_ranges(text)``) may be passed by a caller that has them.
     """
     t = translate(text)
     found = [f for f in _digit_figures(t) if f is not None]
@@ -435,7 +436,7 @@ def _qualify_years(
         return figs
     year_starts = [y.start for y in years]
     if spans is None:
-        spans = split_sentences(t)
+        spans = sentence_ranges(t)
     sent_starts = [a for a, _ in spans]
     out: list[Figure] = []
     for f in figs:

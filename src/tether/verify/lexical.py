@@ -17,7 +17,8 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from ..text.fold import Collapsed, collapse, fold, split_sentences, translate
+from ..text.fold import Collapsed, collapse, fold, translate
+from ..text.sentences import sentence_ranges
 from ..text.terms import STOPWORDS, stem
 from .figures import NUMBER_WORDS, Figure, canon_number, extract_figures
 
@@ -52,7 +53,7 @@ class Prepared:
         self.text = text
         self.trans = translate(text)
         self.fold = fold(self.trans)
-        sentences = split_sentences(text)
+        sentences = sentence_ranges(text)
         self.figures: list[Figure] = (
             extract_figures(text, sentences=sentences) if _has_number(self.fold) else []
         )
