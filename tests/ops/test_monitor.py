@@ -150,3 +150,22 @@ def test_windows_skip_empty_periods_and_compare_with_the_last_non_empty_one():
     assert [w.start.day for w in found] == [1, 5]
     assert found[1].flags and "draft_faithfulness" in found[1].flags[0]
     assert all(not (isinstance(v, float) and math.isnan(v)) for v in found[1].to_json().values())
+
+
+def test_recheck_refuses_a_sentence_shown_without_a_supported_verdict(tether):
+    sentence = tether.ask("At what temperature does methanol boil?", record=False).sentences[0]
+    shown = dataclasses.replace(sentence, verdict=dataclasses.replace(sentence.verdict, outcome="mentioned"))
+    result = recheck_sentence(shown, tether.store, settings=tether.settings)
+    assert not result.grounded and result.problems == ("shown with a mentioned verdict",)
+
+
+def test_record_answer_writes_audit_shadow_and_metrics_rows(tether):
+    from tether.ops.monitor import record_answer
+
+    answer = tether.ask("At what temperature does methanol boil?", record=False)
+    note = {"sentence": "x", "outcome": "supported", "would_be": "contradicted", "reasons": "shadow:figure"}
+    rechecks = record_answer(answer, tether.store, settings=tether.settings, shadow=[note])
+    assert len(rechecks) == len(answer.sentences) and all(r.grounded for r in rechecks)
+    assert len(tether.store.metric_records()) == 1
+    (row,) = tether.store.shadow_entries()
+    assert (row["gate"], row["suppressed"], row["trace_id"]) == ("figures", "sentence", answer.trace_id)

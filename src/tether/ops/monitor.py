@@ -14,11 +14,16 @@ exactly when ``n == 0`` (nothing to measure), so JSON never carries NaN.
     >>> rate(0, 0)
     {'value': None, 'count': 0, 'n': 0}
 
-Groundedness is an *independent* re-check of every rendered sentence: each citation's
-quote must equal the stored version text at ``[start, end)`` (read back from the store
-by ``doc_id`` and ``version``), its hash must match, and ``verify.check`` of the
-sentence against that quote alone must say ``supported``. It shares no state with the
-guard that made the sentence, so an offset, join or span bug shows up here.
+Groundedness is an *independent* re-check of every rendered sentence: its verdict must
+be ``supported``, each citation's quote must equal the stored version text at
+``[start, end)`` (read back from the store by ``doc_id`` and ``version``), its hash must
+match, and ``verify.check`` of the sentence against that quote alone must say
+``supported``. It shares no state with the guard that made the sentence, so an offset,
+join or span bug shows up here. This is the one re-check: the recorded metrics, the
+evaluation and the service's Prometheus counters all count its result.
+
+Recording an answer (``record_answer``) writes its audit row, the shadow-log rows of
+what shadow gates would have suppressed, and its metrics row.
 """
 
 from __future__ import annotations
@@ -31,9 +36,10 @@ from typing import Any
 
 from .. import ids
 from ..config import Settings
-from ..records import OUTCOMES, Answer, AnswerSentence, Citation, Hit
+from ..records import OUTCOMES, Answer, AnswerSentence, Citation, Hit, to_json
 from ..store import Store
 from ..verify import check
+from .cite import answer_citations
 
 __all__ = [
     "AnswerMetrics",
@@ -42,7 +48,10 @@ __all__ = [
     "measure_answer",
     "metrics_time",
     "rate",
+    "recheck_answer",
     "recheck_sentence",
+    "record_answer",
+    "shadow_entry",
     "windows",
 ]
 
@@ -110,7 +119,18 @@ def recheck_sentence(
     problems: list[str] = []
     for citation in sentence.citations:
         problems += _recheck_citation(sentence.text, citation, store, settings, modes, versions)
+    if sentence.verdict.outcome != "supported":
+        problems.append(f"shown with a {sentence.verdict.outcome} verdict")
     return Recheck(not problems, tuple(problems))
+
+
+def recheck_answer(answer: Answer, store: Store, *, settings: Settings) -> list[Recheck]:
+    """``recheck_sentence`` of each rendered sentence of ``answer``, in order."""
+    versions: dict[tuple[str, str], str | None] = {}
+    return [
+        recheck_sentence(s, store, settings=settings, modes=answer.modes, _versions=versions)
+        for s in answer.sentences
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,11 +172,7 @@ def measure_answer(
     hits: Sequence[Hit] = (),
 ) -> tuple[AnswerMetrics, list[Recheck]]:
     """The answer's counts, and the re-check of each rendered sentence (in order)."""
-    versions: dict[tuple[str, str], str | None] = {}
-    rechecks = [
-        recheck_sentence(s, store, settings=settings, modes=answer.modes, _versions=versions)
-        for s in answer.sentences
-    ]
+    rechecks = recheck_answer(answer, store, settings=settings)
     verdicts = [s.verdict for s in answer.sentences] + [d.verdict for d in answer.dropped]
     dropped: dict[str, int] = {}
     for d in answer.dropped:
@@ -178,6 +194,46 @@ def measure_answer(
         total_ms=answer.timings_ms.get("total_ms"),
     )
     return metrics, rechecks
+
+
+def record_answer(
+    answer: Answer,
+    store: Store,
+    *,
+    settings: Settings,
+    shadow: Sequence[Mapping[str, str]] = (),
+    hits: Sequence[Hit] = (),
+) -> list[Recheck]:
+    """Record ``answer``: its audit row with citations, a shadow-log row per ``shadow``
+    note, and its metrics row (grounding is monitored, not assumed, so ``tether stats``
+    counts it). Returns the re-check of each rendered sentence, in order."""
+    now = dt.datetime.now(dt.timezone.utc).isoformat()
+    store.record_answer(answer.trace_id, now, to_json(answer), answer_citations(answer))
+    for note in shadow:
+        store.record_shadow(shadow_entry(note, answer.question, answer.trace_id, now))
+    metrics, rechecks = measure_answer(answer, store, settings=settings, hits=hits)
+    store.record_metrics(answer.trace_id, metrics_time(), metrics.to_json())
+    return rechecks
+
+
+def shadow_entry(
+    note: Mapping[str, str], question: str, trace_id: str, created_at: str
+) -> dict[str, str]:
+    """A shadow decision as a shadow-log row: abstain refusals and verifier outcomes."""
+    if note.get("gate") == "abstain":
+        return {
+            "created_at": created_at, "trace_id": trace_id, "question": question,
+            "gate": "abstain", "layer": note["layer"], "reason": note["reason"],
+            "suppressed": "refusal", "text": f"No answer [{note['layer']}]: {note['reason']}.",
+        }
+    reasons = note.get("reasons", "")
+    gate = note.get("gate") or ("figures" if "shadow:figure" in reasons else "contradiction")
+    return {
+        "created_at": created_at, "trace_id": trace_id, "question": question,
+        "gate": gate, "layer": "guard",
+        "reason": f"would be {note.get('would_be')}: {reasons}",
+        "suppressed": "sentence", "text": note.get("sentence", ""),
+    }
 
 
 def metrics_time(when: dt.datetime | None = None) -> str:
