@@ -90,3 +90,28 @@ def test_probe_signal_is_counted_per_answer():
     s = samples(metrics.render().decode())
     assert s["tether_probe_signals_total", (("signal", "weak"),)] == 1
     assert s["tether_refusals_total", (("layer", "probe"),)] == 1
+
+
+def test_a_served_answer_is_rechecked_once(demo_tether, client_for, monkeypatch):
+    from tether.ops import monitor
+
+    calls = []
+    real = monitor.recheck_sentence
+
+    def counted(sentence, *args, **kwargs):
+        calls.append(sentence.text)
+        return real(sentence, *args, **kwargs)
+
+    monkeypatch.setattr(monitor, "recheck_sentence", counted)
+    rechecked_again = []
+    monkeypatch.setattr(Metrics, "recheck", lambda self, answer, *a: rechecked_again.append(answer))
+    client = client_for(demo_tether)
+    body = client.post("/v1/answers", json={"question": "What is the boiling point of methanol?"}).json()
+    with client.stream("POST", "/v1/answers", json={"question": "What is the boiling point of methanol?",
+                                                    "stream": True}) as r:
+        r.read()
+    served = [s["text"] for s in body["sentences"]]
+    assert served and calls == served * 2  # once per answer: when it was recorded
+    assert rechecked_again == []  # the service counts the recorded re-check
+    s = samples(client.get("/metrics").text)
+    assert s["tether_sentences_grounded_total", ()] == s["tether_sentences_served_total", ()] == 2 * len(served)

@@ -11,6 +11,7 @@ from ..facade import Tether
 from ..generate import Generator
 from ..generate.llm import LLM_GENERATORS
 from ..modes import parse_modes
+from ..pipeline import Done, Sentence
 from ..records import PUBLIC
 from ..retrieve.search import check_question
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
@@ -82,10 +83,10 @@ def ask(
         # Human mode prints each sentence the moment it is verified, then the sources.
         view = TextStream()
         for event in tether.stream(question, principals=principals, generator=gen, modes=modes):
-            if event.kind == "sentence":
-                click.echo(view.sentence(event.data), nl=False)
-            elif event.kind == "done":
-                click.echo(view.done(event.data))
+            if isinstance(event, Sentence):
+                click.echo(view.sentence(event.sentence), nl=False)
+            elif isinstance(event, Done):
+                click.echo(view.done(event.answer))
 
 
 def _generator(tether: Tether, name: str | None, **options: Any) -> Generator:

@@ -22,8 +22,9 @@ from fastapi.responses import JSONResponse, Response
 from .. import modes as gates
 from ..config import Settings
 from ..errors import ConfigError, InputError, TetherError
-from ..facade import Event, Tether, verify_answer
-from ..records import Answer, Hit, to_json
+from ..facade import Tether, verify_answer
+from ..pipeline import Done, Event, Sentence, Sources
+from ..records import Hit, to_json
 from .auth import principals_of
 from .metrics import Metrics
 from .problems import NotAvailable, RequestTimeout, problem, problem_body
@@ -151,10 +152,10 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
     except BaseException:
         pump.stop()
         raise
-    if first is None or first.kind != "sources":  # the contract: sources come first
+    if not isinstance(first, Sources):  # the contract: sources come first
         pump.stop()
         raise TetherError("the answer stream did not start with its sources")
-    hits: list[Hit] = first.data
+    hits: Sequence[Hit] = first.hits
     service.metrics.sources(hits)
     if not body.stream:
         return await _whole_answer(request, service, pump, deadline)
@@ -162,18 +163,18 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
     async def produce(emit: Any) -> None:
         await emit(format_event("sources", source_payload(hits)))
         service.metrics.to_sources.observe(time.perf_counter() - started)
-        answer: Answer | None = None
+        done: Done | None = None
         first_sentence = True
         try:
             while (event := await pump.next(deadline)) is not None:
-                if event.kind == "sentence":
-                    await emit(format_event("sentence", to_json(event.data)))
+                if isinstance(event, Sentence):
+                    await emit(format_event("sentence", to_json(event.sentence)))
                     if first_sentence:
                         service.metrics.to_first_sentence.observe(time.perf_counter() - started)
                         first_sentence = False
-                elif event.kind == "done":
-                    answer = event.data
-                    await emit(format_event("done", to_json(answer)))
+                elif isinstance(event, Done):
+                    done = event
+                    await emit(format_event("done", to_json(event.answer)))
                 else:  # a kind this service does not know yet: pass it on as JSON
                     await emit(format_event(event.kind, to_json(event.data)))
         except TimeoutError:
@@ -184,11 +185,22 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
         except Exception:
             log.exception("answer stream failed")
             await emit(format_event("error", problem_body(500, "internal", "internal error")))
-        if answer is not None:
-            service.metrics.answer(answer, stream=True)
-            await anyio.to_thread.run_sync(service.metrics.recheck, answer, tether.store, settings)
+        if done is not None:
+            await _count(service, done, stream=True)
 
     return EventStreamResponse(produce, on_close=pump.stop)
+
+
+async def _count(service: ServiceState, done: Done, *, stream: bool) -> None:
+    """The served answer in the metrics. Its groundedness comes from the re-check made
+    when it was recorded; an answer that was not recorded is re-checked here."""
+    service.metrics.answer(done.answer, stream=stream)
+    if done.rechecks is not None:
+        service.metrics.grounding(done.answer, done.rechecks)
+    else:
+        await anyio.to_thread.run_sync(
+            service.metrics.recheck, done.answer, service.tether.store, service.settings
+        )
 
 
 async def _whole_answer(
@@ -214,14 +226,11 @@ async def _whole_answer(
         raise _timeout(service.settings) from None
     if events is None:  # the client left; nobody reads this
         return Response(status_code=499)
-    answer = next((e.data for e in events if e.kind == "done"), None)
-    if not isinstance(answer, Answer):
+    done = next((e for e in events if isinstance(e, Done)), None)
+    if done is None:
         raise TetherError("the answer stream ended without an answer")
-    service.metrics.answer(answer, stream=False)
-    await anyio.to_thread.run_sync(
-        service.metrics.recheck, answer, service.tether.store, service.settings
-    )
-    return JSONResponse(to_json(answer))
+    await _count(service, done, stream=False)
+    return JSONResponse(to_json(done.answer))
 
 
 @router.post(

@@ -5,11 +5,13 @@ source or query would tell any caller who can read ``/metrics`` about documents 
 cannot read. Routes are labelled by their template (``/v1/documents/{doc_id}``),
 never by the concrete path.
 
-Groundedness is re-checked on what was actually served: each sentence's quote must
-equal the stored version text at its range, and the support test must still pass
-against that text. It must be 100 %; a dip means something upstream changed. A
-refusal has no sentences and adds nothing to these counters (it is counted as a
-refusal, never as a 0 % or 100 % answer).
+Groundedness is re-checked on what was actually served, by the one re-check in
+``ops.monitor`` (``recheck_sentence``): each sentence's quote must equal the stored
+version text at its range, and the support test must still pass against that text.
+A recorded answer was re-checked when it was recorded (``Done.rechecks``) and is
+counted from that; only an unrecorded one is re-checked here. It must be 100 %; a
+dip means something upstream changed. A refusal has no sentences and adds nothing to
+these counters (it is counted as a refusal, never as a 0 % or 100 % answer).
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ from collections.abc import Sequence
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import ids
 from ..config import Settings
+from ..ops.monitor import Recheck, recheck_answer
 from ..records import OUTCOMES, Answer, Hit
 from ..store import Store
-from ..verify import check
 
 __all__ = ["LatencyMiddleware", "Metrics", "recheck"]
 
@@ -103,9 +104,15 @@ class Metrics:
             self.probe.labels(signal=answer.probe.signal).inc()
 
     def recheck(self, answer: Answer, store: Store, settings: Settings) -> None:
+        """Count ``answer``'s groundedness, re-checking it against ``store`` first."""
+        if answer.sentences:
+            self.grounding(answer, recheck_answer(answer, store, settings=settings))
+
+    def grounding(self, answer: Answer, rechecks: Sequence[Recheck]) -> None:
+        """Count ``answer``'s groundedness from its re-checks (one per sentence)."""
         if not answer.sentences:
             return
-        grounded, cited = recheck(answer, store, settings)
+        grounded, cited = _counts(answer, rechecks)
         total = len(answer.sentences)
         self.served.inc(total)
         self.grounded.inc(grounded)
@@ -114,28 +121,14 @@ class Metrics:
         self.coverage.observe(cited / total)
 
 
+def _counts(answer: Answer, rechecks: Sequence[Recheck]) -> tuple[int, int]:
+    grounded = sum(1 for r in rechecks if r.grounded)
+    return grounded, sum(1 for s in answer.sentences if s.citations)
+
+
 def recheck(answer: Answer, store: Store, settings: Settings) -> tuple[int, int]:
     """(grounded, cited) sentence counts of ``answer``, checked against the store."""
-    texts: dict[tuple[str, str], str | None] = {}
-    grounded = cited = 0
-    for sentence in answer.sentences:
-        if not sentence.citations:
-            continue
-        cited += 1
-        ok = sentence.verdict.outcome == "supported"
-        for c in sentence.citations:
-            if (c.doc_id, c.version) not in texts:
-                found = store.version(c.doc_id, c.version)
-                texts[c.doc_id, c.version] = found.text if found else None
-            text = texts[c.doc_id, c.version]
-            stored = text[c.start : c.end] if text is not None else None
-            ok = ok and stored == c.quote and ids.quote_hash(c.quote) == c.quote_hash
-        if ok:
-            # The support test again, on exactly the stored text the reader is shown.
-            quote = sentence.citations[0].quote
-            ok = check(sentence.text, quote, settings=settings, modes=answer.modes).outcome == "supported"
-        grounded += ok
-    return grounded, cited
+    return _counts(answer, recheck_answer(answer, store, settings=settings))
 
 
 class LatencyMiddleware:

@@ -24,7 +24,7 @@ import anyio.lowlevel
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from ..facade import Event
+from ..pipeline import Event
 from ..generate import Generator
 from ..records import Draft, Hit
 
