@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ingest.segment import is_abbreviation
+from ..text.sentences import is_abbreviation
 
 __all__ = ["AssembledSentence", "SentenceAssembler", "parse_markers"]
 
