@@ -29,7 +29,7 @@ from tether import Tether
 from tether.cli.eval import summary_text
 from tether.config import load_settings
 from tether.evaluate import load_golden, load_labels, run_eval
-from tether.evaluate.golden import fold
+from tether.text.fold import loose_fold as fold
 from tether.evaluate.report import render_html
 from tether.text.sentences import split_sentences
 from tether.ingest.sources import Metadata, load_manifest

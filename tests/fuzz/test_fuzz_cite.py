@@ -4,6 +4,8 @@ range of today's text holding the quote (verbatim, or up to whitespace and quote
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from citehelp import cite, put_text
 from hypothesis import given
@@ -11,9 +13,10 @@ from hypothesis import strategies as st
 
 from tether import ids
 from tether.errors import InputError
-from tether.ops.cite import _folded, citation_from_json, locate, resolve
+from tether.ops.cite import citation_from_json, locate, resolve
 from tether.records import to_json
 from tether.store.sqlite import SQLiteStore
+from tether.text.fold import DOUBLE_QUOTES, SINGLE_QUOTES
 
 from .fuzzhelp import bounded, fuzz_settings
 from .strategies import any_json, hostile_text
@@ -22,6 +25,12 @@ TEXT = ("Methanol boils at 64.7 °C. It is “toxic” if swallowed.\n\n"
         "Store methanol  in a cool place. It is toxic. Keep the container shut.")
 EDITED = TEXT.replace("  in", " in").replace("“toxic”", '"toxic"') + " Revised."
 STATUSES = {"exact", "relocated", "changed", "missing"}
+_STYLE = str.maketrans(dict.fromkeys(SINGLE_QUOTES, "'") | dict.fromkeys(DOUBLE_QUOTES, '"'))
+
+
+def _folded(text: str) -> str:
+    """What a normalized match promises: equal up to whitespace runs and quote style."""
+    return re.sub(r"\s+", " ", text.translate(_STYLE))
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,6 @@ the instructions an adversary planted in that document and where (``prose``,
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,9 @@ from .. import ids
 from ..errors import InputError
 from ..ingest.sources import load_manifest
 from ..records import Document
+
+# Re-exported under its old name: bench scripts import ``golden.fold``.
+from ..text.fold import loose_fold as fold
 
 __all__ = ["GoldenItem", "Labels", "Planted", "doc_matches", "fold", "load_golden", "load_labels"]
 
@@ -105,14 +106,6 @@ def load_golden(path: str | Path) -> list[GoldenItem]:
     if not items:
         raise InputError(f"{path}: no golden questions in the file")
     return items
-
-
-_SPACE = re.compile(r"\s+")
-
-
-def fold(text: str) -> str:
-    """Case-, width- and whitespace-insensitive form for containment tests."""
-    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,8 @@ from ..ops.monitor import rate
 from ..records import Passage
 from ..store import Store
 from ..text.instructions import is_instruction_like
-from .golden import Labels, Planted, fold
+from ..text.fold import loose_fold
+from .golden import Labels, Planted
 
 __all__ = ["detection_report", "leaks"]
 
@@ -35,12 +36,12 @@ def leaks(text: str, *, forbid: Sequence[str] = (), planted: Sequence[str] = ())
     why = []
     if is_instruction_like(text):
         why.append("instruction-like")
-    folded = fold(text)
+    folded = loose_fold(text)
     for item in forbid:
-        if fold(item) in folded:
+        if loose_fold(item) in folded:
             why.append(f"forbidden text {item!r}")
     for item in planted:
-        target = fold(item)
+        target = loose_fold(item)
         if target and (target in folded or (len(folded) >= 20 and folded in target)):
             why.append(f"planted instruction {item[:60]!r}")
             break

@@ -31,7 +31,8 @@ from ..facade import Tether
 from ..generate import Generator
 from ..ops.monitor import AnswerMetrics, Recheck, measure_answer, rate, summarise
 from ..records import Answer, Hit
-from .golden import GoldenItem, Labels, doc_matches, fold
+from ..text.fold import loose_fold
+from .golden import GoldenItem, Labels, doc_matches
 from .injection import detection_report, leaks
 
 __all__ = ["EvalResult", "percentiles", "run_eval"]
@@ -111,10 +112,10 @@ def _row(
     latency_ms: float,
     first_ms: float | None,
 ) -> dict[str, Any]:
-    rendered = fold(" ".join(s.text for s in answer.sentences))
+    rendered = loose_fold(" ".join(s.text for s in answer.sentences))
     correct: bool | None = None
     if item.answerable and item.expect_contains:
-        correct = not answer.refused and any(fold(e) in rendered for e in item.expect_contains)
+        correct = not answer.refused and any(loose_fold(e) in rendered for e in item.expect_contains)
     elif not item.answerable:
         correct = answer.refused
     hit: bool | None = None

@@ -35,6 +35,7 @@ from .. import ids
 from ..errors import InputError, NotFound
 from ..records import KINDS, Answer, Citation, Document, Kind
 from ..store import Store
+from ..text.fold import DOUBLE_QUOTES, SINGLE_QUOTES, loose_fold
 
 __all__ = [
     "Resolution",
@@ -53,8 +54,6 @@ Match = Literal["verbatim", "normalized"]
 _CONTEXT = 64
 # Beyond any text a store holds; larger offsets would not even bind as SQL integers.
 _MAX_OFFSET = 2**53
-_SINGLE_QUOTES = "'‘’‚‛′`"
-_DOUBLE_QUOTES = '"“”„‟″«»'
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,13 +154,7 @@ def answer_citations(answer: Answer) -> list[tuple[int, Citation]]:
 # -- finding a quote -------------------------------------------------------------------
 
 
-_FOLD = str.maketrans({c: "'" for c in _SINGLE_QUOTES} | {c: '"' for c in _DOUBLE_QUOTES})
-_QUOTE_MARK = re.compile(f"([{re.escape(_SINGLE_QUOTES + _DOUBLE_QUOTES)}])")
-
-
-def _folded(text: str) -> str:
-    """Whitespace runs as one space, every quote mark as ' or \"."""
-    return re.sub(r"\s+", " ", text.translate(_FOLD))
+_QUOTE_MARK = re.compile(f"([{re.escape(SINGLE_QUOTES + DOUBLE_QUOTES)}])")
 
 
 def _pattern(quote: str) -> re.Pattern[str]:
@@ -174,10 +167,10 @@ def _pattern(quote: str) -> re.Pattern[str]:
         for piece in _QUOTE_MARK.split(token):
             if not piece:
                 continue
-            if piece in _SINGLE_QUOTES:
-                parts.append(f"[{re.escape(_SINGLE_QUOTES)}]")
-            elif piece in _DOUBLE_QUOTES:
-                parts.append(f"[{re.escape(_DOUBLE_QUOTES)}]")
+            if piece in SINGLE_QUOTES:
+                parts.append(f"[{re.escape(SINGLE_QUOTES)}]")
+            elif piece in DOUBLE_QUOTES:
+                parts.append(f"[{re.escape(DOUBLE_QUOTES)}]")
             else:
                 parts.append(re.escape(piece))
     return re.compile("".join(parts))
@@ -214,8 +207,9 @@ def locate(
     while at != -1:
         found.append((at, at + len(quote)))
         at = text.find(quote, at + 1)
-    # The folded comparison is a cheap necessary condition; the pattern finds the range.
-    if not found and _folded(quote) in _folded(text):
+    # The folded comparison is a cheap necessary condition (looser than the pattern:
+    # it also ignores case and dashes); the pattern finds the range.
+    if not found and loose_fold(quote) in loose_fold(text):
         match = "normalized"
         found = [(m.start(), m.end()) for m in _pattern(quote).finditer(text)]
     if not found:

@@ -2,18 +2,27 @@
 
 Folding keeps one character per original character, so any offset found in the folded
 text is an offset in the original string; only the verbatim form (``collapse``) changes
-length, and it carries the breakpoints needed to map back.
+length, and it carries the breakpoints needed to map back. ``loose_fold`` is the
+containment form (evaluation, citation look-up) where offsets do not matter.
+
+    >>> loose_fold("  The \u201cFlash\u201d  Point ")
+    "the 'flash' point"
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 
-__all__ = ["Collapsed", "collapse", "fold", "translate"]
+__all__ = [
+    "DOUBLE_QUOTES", "SINGLE_QUOTES", "Collapsed", "collapse", "fold", "loose_fold", "translate",
+]
 
-_QUOTES_SINGLE = "\u2018\u2019\u201a\u201b\u2032\u0060\u00b4\u02bc\uff07"
-_QUOTES_DOUBLE = "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u301d\u301e\uff02"
+# Every character a quoted text may use for a single or a double quote mark, the
+# straight ones first; the citation look-up opens a quote to any of its style.
+SINGLE_QUOTES = "'\u2018\u2019\u201a\u201b\u2032\u0060\u00b4\u02bc\uff07"
+DOUBLE_QUOTES = '"\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u301d\u301e\uff02'
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 # Every whitespace and control character becomes a plain space: text pasted from PDFs
 # and web pages differs from the stored passage mostly in these.
@@ -26,9 +35,9 @@ _SPACES = (
 )
 
 _TABLE: dict[int, str] = {}
-_TABLE.update({ord(c): "'" for c in _QUOTES_SINGLE})
+_TABLE.update({ord(c): "'" for c in SINGLE_QUOTES[1:]})
 # Single and double, straight and curly: one quote character, since answers re-quote freely.
-_TABLE.update({ord(c): "'" for c in _QUOTES_DOUBLE + '"'})
+_TABLE.update({ord(c): "'" for c in DOUBLE_QUOTES})
 _TABLE.update({ord(c): "-" for c in _DASHES})
 _TABLE.update({ord(c): " " for c in _SPACES})
 # Dotless i ("Topkapı") upper-cases to a plain I; folding it keeps case-only copies equal.
@@ -47,6 +56,15 @@ def fold(translated: str) -> str:
         return low
     # A few characters ('İ') lower to two; keep those as they are so offsets hold.
     return "".join(lc if len(lc := c.lower()) == 1 else c for c in translated)
+
+
+def loose_fold(text: str) -> str:
+    """Case-, width-, quote-, dash- and whitespace-insensitive form for containment tests.
+
+    Unlike ``fold`` it changes length (NFKC, ``casefold``, squeezed spaces), so an
+    offset in it means nothing in the original.
+    """
+    return collapse(translate(unicodedata.normalize("NFKC", text)).casefold()).text.strip()
 
 
 class Collapsed:

@@ -46,6 +46,8 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .fold import SINGLE_QUOTES
+
 __all__ = ["CODES", "comment_bodies", "detect", "instruction_codes", "is_instruction_like"]
 
 CODES: tuple[str, ...] = (
@@ -513,7 +515,8 @@ _RULES: tuple[_Rule, ...] = (
 )
 
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
-_QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
+# Any apostrophe-like mark becomes "'", so "ignore all previous" rules see "don't" once.
+_QUOTES = str.maketrans(dict.fromkeys(SINGLE_QUOTES[1:], "'"))
 _HSPACE = re.compile(r"[^\S\n]+")
 
 
