@@ -29,7 +29,7 @@ from tether.records import Answer
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from squad_abstain import DEFAULT_DATA, load  # noqa: E402
+from squad_abstain import DEFAULT_DATA, load
 
 
 def _row(key: str, answerable: bool, gold: tuple[str, ...], mode: str, a: Answer) -> dict[str, Any]:
@@ -57,12 +57,13 @@ def squad_rows(data: Path) -> list[dict[str, Any]]:
     if not (data / "squad2-dev-normans.json").is_file():
         return []
     rows = []
-    with tempfile.TemporaryDirectory(prefix="tether-choices-") as tmp:
-        with Tether(Path(tmp) / "squad.db", settings=Settings()) as tether:
-            for q in load(data, tether):
-                for mode in ("off", "on"):
-                    a = tether.ask(q.text, modes={"abstain": mode}, record=False)
-                    rows.append(_row(f"squad:{q.index}:{q.text}", q.answerable, q.answers, mode, a))
+    with tempfile.TemporaryDirectory(prefix="tether-choices-") as tmp, Tether(
+        Path(tmp) / "squad.db", settings=Settings()
+    ) as tether:
+        for q in load(data, tether):
+            for mode in ("off", "on"):
+                a = tether.ask(q.text, modes={"abstain": mode}, record=False)
+                rows.append(_row(f"squad:{q.index}:{q.text}", q.answerable, q.answers, mode, a))
     return rows
 
 

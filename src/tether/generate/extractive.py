@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..text.sentences import sentence_spans
 from ..records import Draft, Hit
 from ..text.instructions import is_instruction_like
+from ..text.sentences import sentence_spans
 from ..text.terms import stems
 from .rank import (
     Question,

@@ -34,31 +34,114 @@ from dataclasses import dataclass
 from ..text.terms import Term, content_terms
 
 __all__ = [
-    "Question", "asked_kind", "coverage", "idf_weights", "name_share", "overlap", "read_question",
-    "sentence_score", "supplies",
+    "Question",
+    "asked_kind",
+    "coverage",
+    "idf_weights",
+    "name_share",
+    "overlap",
+    "read_question",
+    "sentence_score",
+    "supplies",
 ]
 
 # The question word nearest the start decides the kind: "Who led them when the
 # Franks came?" asks for a name. "When may/should …" asks for a condition, not a date.
 _KIND_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("date", re.compile(r"\b(?:when(?!\s+(?:may|might|can|could|should|must|would|need|needs)\b)"
-                        r"|(?:what|which) (?:year|date|century|decade)|since when)\b", re.I)),
-    ("figure", re.compile(r"\bhow (?:many|much|long|far|high|low|hot|cold|big|large|old|often)\b"
-                          r"|\b(?:what|which) (?:percentage|proportion|number|amount|temperature|"
-                          r"concentration|level|dose|value)\b|\bat what\b", re.I)),
-    ("name", re.compile(r"\b(?:who|whom|whose)\b|\b(?:what|which) (?:person|company|agency|"
-                        r"organi[sz]ation|king|leader|ruler|family|people|group)\b", re.I)),
-    ("place", re.compile(r"\bwhere\b|\b(?:what|which|in what) (?:country|countries|city|cities|"
-                         r"place|region|town|island|river|area|site|continent)\b", re.I)),
+    (
+        "date",
+        re.compile(
+            r"\b(?:when(?!\s+(?:may|might|can|could|should|must|would|need|needs)\b)"
+            r"|(?:what|which) (?:year|date|century|decade)|since when)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "figure",
+        re.compile(
+            r"\bhow (?:many|much|long|far|high|low|hot|cold|big|large|old|often)\b"
+            r"|\b(?:what|which) (?:percentage|proportion|number|amount|temperature|"
+            r"concentration|level|dose|value)\b|\bat what\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "name",
+        re.compile(
+            r"\b(?:who|whom|whose)\b|\b(?:what|which) (?:person|company|agency|"
+            r"organi[sz]ation|king|leader|ruler|family|people|group)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "place",
+        re.compile(
+            r"\bwhere\b|\b(?:what|which|in what) (?:country|countries|city|cities|"
+            r"place|region|town|island|river|area|site|continent)\b",
+            re.IGNORECASE,
+        ),
+    ),
 )
 _MONTHS = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+    ]
 )
 _NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve thirteen fifteen twenty "
-    "thirty forty fifty hundred hundreds thousand thousands million millions billion half "
-    "dozen dozens several".split()
+    [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fifteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "hundred",
+        "hundreds",
+        "thousand",
+        "thousands",
+        "million",
+        "millions",
+        "billion",
+        "half",
+        "dozen",
+        "dozens",
+        "several",
+    ]
 )
 _YEAR = re.compile(r"^\d{3,4}s?$")
 _ORDINAL = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
@@ -77,11 +160,15 @@ class Question:
 
 def asked_kind(question: str) -> str | None:
     """``date``, ``figure``, ``name``, ``place`` or None (the earliest cue wins)."""
-    found = [(m.start(), kind) for kind, cue in _KIND_CUES if (m := cue.search(question))]
+    found = [
+        (m.start(), kind) for kind, cue in _KIND_CUES if (m := cue.search(question))
+    ]
     return min(found)[1] if found else None
 
 
-_OWNER = re.compile(r"\b(?:of|for)\s+(?:(?:the|a|an|its|their)\s+)?([^\W\d_][\w-]*)", re.I)
+_OWNER = re.compile(
+    r"\b(?:of|for)\s+(?:(?:the|a|an|its|their)\s+)?([^\W\d_][\w-]*)", re.IGNORECASE
+)
 
 
 def _names(question: str, terms: list[Term]) -> frozenset[str]:
@@ -91,7 +178,8 @@ def _names(question: str, terms: list[Term]) -> frozenset[str]:
     lead = len(question) - len(question.lstrip())
     owners = {m.group(1).lower() for m in _OWNER.finditer(question)}
     return frozenset(
-        t.stem for t in terms
+        t.stem
+        for t in terms
         if t.numeric or (t.capitalised and t.start != lead) or t.word.lower() in owners
     )
 
@@ -99,7 +187,10 @@ def _names(question: str, terms: list[Term]) -> frozenset[str]:
 def read_question(question: str) -> Question:
     terms = content_terms(question)
     return Question(
-        question, frozenset(t.stem for t in terms), asked_kind(question), _names(question, terms)
+        question,
+        frozenset(t.stem for t in terms),
+        asked_kind(question),
+        _names(question, terms),
     )
 
 
@@ -108,7 +199,11 @@ def _is_of_kind(term: Term, kind: str, opening: bool) -> bool:
     if kind == "figure":
         return term.numeric or low in _NUMBER_WORDS
     if kind == "date":
-        return bool(_YEAR.match(low) or _ORDINAL.match(low)) or low in _MONTHS or low in _DATE_WORDS
+        return (
+            bool(_YEAR.match(low) or _ORDINAL.match(low))
+            or low in _MONTHS
+            or low in _DATE_WORDS
+        )
     # A name or a place: a capitalised word that is not merely the sentence's first.
     return term.capitalised and not opening and not term.numeric
 
@@ -122,7 +217,10 @@ def supplies(sentence: str, question: Question) -> bool:
     lead = len(sentence) - len(sentence.lstrip())
     for term in terms:
         opening = term.start == lead
-        if _is_of_kind(term, question.kind, opening) and term.stem not in question.stems:
+        if (
+            _is_of_kind(term, question.kind, opening)
+            and term.stem not in question.stems
+        ):
             return True
     return False
 
@@ -142,20 +240,28 @@ def idf_weights(question: Question, pool: Iterable[frozenset[str]]) -> dict[str,
 
 
 def overlap(
-    weights: dict[str, float], present: frozenset[str], nearby: frozenset[str] = frozenset()
+    weights: dict[str, float],
+    present: frozenset[str],
+    nearby: frozenset[str] = frozenset(),
 ) -> float:
     """Weighted share (0..1) of the question's stems found in ``present``; a stem
     found only ``nearby`` (in the title) counts half."""
     total = sum(weights.values())
     if not total:
         return 0.0
-    found = sum(w if s in present else w / 2 for s, w in weights.items() if s in present | nearby)
+    found = sum(
+        w if s in present else w / 2
+        for s, w in weights.items()
+        if s in present | nearby
+    )
     return found / total
 
 
 def coverage(question: Question, present: frozenset[str] | set[str]) -> float:
     """Plain share of the question's stems found in ``present``: is it on the subject?"""
-    return len(question.stems & present) / len(question.stems) if question.stems else 0.0
+    return (
+        len(question.stems & present) / len(question.stems) if question.stems else 0.0
+    )
 
 
 def name_share(question: Question, present: frozenset[str] | set[str]) -> float:
@@ -165,8 +271,9 @@ def name_share(question: Question, present: frozenset[str] | set[str]) -> float:
     return len(question.names & present) / len(question.names)
 
 
-def sentence_score(*, weighted: float, typed: bool, named: bool, kind: str | None,
-                   rank: int) -> float:
+def sentence_score(
+    *, weighted: float, typed: bool, named: bool, kind: str | None, rank: int
+) -> float:
     """One number to sort candidates by. A sentence of the asked kind counts half as
     much again; one missing any of the question's names counts half (it is likely
     about a neighbouring subject); retrieval order is a good prior, not the answer.
@@ -176,4 +283,3 @@ def sentence_score(*, weighted: float, typed: bool, named: bool, kind: str | Non
     """
     weight = 1.5 if typed and kind else 1.0
     return weighted * weight * (1.0 if named else 0.5) / (1 + 0.1 * rank)
-
