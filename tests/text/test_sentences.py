@@ -1,0 +1,50 @@
+"""The one sentence splitter: ingest, the guard and the verifier cut text identically."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import tether.text.sentences
+from tether.ingest import segment
+from tether.text.sentences import sentence_ranges, sentence_spans, split_sentences
+from tether.verify.lexical import prepare
+
+CASES = [
+    ("Dr. Smith came. He left.", ["Dr. Smith came.", "He left."]),
+    ("Gen. Lee won. Then he left.", ["Gen. Lee won.", "Then he left."]),
+    ("Open 9 a.m. to 5 p.m. daily.", ["Open 9 a.m. to 5 p.m. daily."]),
+    ("It costs approx. five euros. Fine.", ["It costs approx. five euros.", "Fine."]),
+    ("It boils at 64.7 °C. Keep it cool.", ["It boils at 64.7 °C.", "Keep it cool."]),
+    ("in the 19th century.First for Women", ["in the 19th century.", "First for Women"]),
+    ("Use http.server.Handler here.", ["Use http.server.Handler here."]),
+    ("东京是首都。大阪很大。", ["东京是首都。", "大阪很大。"]),
+    ("KEY FACTS\n- Flash point: 11 °C.\n- Boils at 64.7 °C.",
+     ["KEY FACTS", "- Flash point: 11 °C.", "- Boils at 64.7 °C."]),
+    ("Line one\n\nLine two", ["Line one", "Line two"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text, expected", CASES)
+def test_split(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", CASES)
+def test_ingest_guard_and_verifier_cut_the_same_way(text: str, expected: list[str]) -> None:
+    spans = [(s.start, s.end) for s in sentence_spans(text)]
+    assert spans == sentence_ranges(text)
+    assert [(s.start, s.end) for s in segment.sentence_spans(text)] == spans  # ingest
+    assert prepare(text).sentences == spans  # the verifier's windows
+
+
+def test_a_window_keeps_offsets_into_the_whole_text() -> None:
+    text = "Skip this. Keep this one. And this."
+    assert [text[s.start : s.end] for s in sentence_spans(text, 11)] == [
+        "Keep this one.", "And this.",
+    ]
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(tether.text.sentences).failed == 0
