@@ -1,6 +1,10 @@
-"""Store/index stage: documents, versions, passages and a full-text index.
+"""Store/index stage: documents, versions, passages and a full-text index, and the
+records the pipeline keeps (audit log, shadow log, metrics, meta, API keys).
 
-``Store`` is the one interface every backend implements (SQLite embedded by default).
+``protocols`` has one small protocol per concern and ``Store``, all of them on one
+backend. The two backends (``sqlite``, ``postgres``) share their logic
+(``sql_documents``, ``sql_records``) and their schema (``migrations``); they differ
+only in a ``dialect`` and in how each ranks.
 ``open_store`` picks the backend from the location: a filesystem path is SQLite, a
 ``postgresql://`` URL is PostgreSQL (the optional extra ``tether[postgres]``).
 """
@@ -8,174 +12,25 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
 
 from ..config import Settings
-from ..records import Citation, Document, Hit, Passage, Version
+from .protocols import (
+    ApiKey,
+    AuditLog,
+    Collected,
+    DocumentStore,
+    KeyStore,
+    MetaStore,
+    MetricsStore,
+    PutResult,
+    ShadowLog,
+    Store,
+)
 
 __all__ = [
-    "POSTGRES_SCHEMES", "ApiKey", "Collected", "PutResult", "Store", "is_postgres_url", "open_store",
+    "POSTGRES_SCHEMES", "ApiKey", "AuditLog", "Collected", "DocumentStore", "KeyStore", "MetaStore",
+    "MetricsStore", "PutResult", "ShadowLog", "Store", "is_postgres_url", "open_store",
 ]
-
-PutResult = str  # "ingested" | "updated" | "unchanged"
-
-
-@dataclass(frozen=True, slots=True)
-class Collected:
-    """What ``Store.collect_versions`` removed (or, on a dry run, would remove)."""
-
-    removed: int  # old versions no stored citation points at
-    freed_bytes: int  # UTF-8 bytes of their text
-    kept_cited: int  # old versions kept because a stored citation points at them
-
-
-@dataclass(frozen=True, slots=True)
-class ApiKey:
-    """A service API key as listed: its name and principals, never the key or its hash."""
-
-    name: str
-    principals: tuple[str, ...]
-    created_at: str
-
-
-class Store(Protocol):
-    """Persistence for the pipeline. ``search`` is the one hot method."""
-
-    scorer: str
-    location: str  # where the store is, for messages: a file path, or a URL without its password
-
-    def search(
-        self, terms: Sequence[str], *, limit: int, principals: Sequence[str] | None = None
-    ) -> list[Hit]:
-        """Passages of current versions matching any of ``terms``, best first."""
-        ...
-
-    def put(self, document: Document, version: Version, passages: Sequence[Passage]) -> PutResult:
-        """Write a document version and its passages atomically: ``"ingested"`` for a new
-        document, ``"updated"`` for new text or new metadata (ACL, title, kind…) on the
-        same text, ``"unchanged"`` (nothing written) when neither changed."""
-        ...
-
-    def document(self, doc_id: str) -> Document | None: ...
-
-    def version(self, doc_id: str, version: str | None = None) -> Version | None:
-        """A stored version; ``None`` for ``version`` means the current one."""
-        ...
-
-    def passages(self, doc_id: str, version: str) -> list[Passage]: ...
-
-    def delete_document(self, doc_id: str) -> bool: ...
-
-    def record_answer(
-        self,
-        trace_id: str,
-        created_at: str,
-        payload: dict[str, Any],
-        citations: Sequence[tuple[int, Citation]] = (),
-    ) -> None:
-        """The audit log: the Answer JSON and its citations, written in one transaction.
-
-        ``citations`` are ``(sentence index, citation)`` pairs in answer order; they are
-        kept as rows (not only inside ``payload``) so ``collect_versions`` can see which
-        versions are cited. Recording a ``trace_id`` again replaces both.
-        """
-        ...
-
-    def answer_citations(self, trace_id: str) -> list[tuple[int, Citation]]:
-        """The ``(sentence index, citation)`` pairs recorded with an answer, in order."""
-        ...
-
-    def answer_record(self, trace_id: str) -> dict[str, Any] | None: ...
-
-    def recorded_citations(self) -> list[tuple[str, int, Citation]]:
-        """Every citation of the audit log: ``(trace id, sentence index, citation)``
-        (``tether check`` verifies each still points at its quote)."""
-        ...
-
-    def integrity_problems(self) -> list[tuple[str, str, str]]:
-        """What only the backend can check (its files, schema, search index, rows that
-        belong to nothing), as ``(check, subject, message)``; empty when sound."""
-        ...
-
-    def documents(self) -> list[Document]:
-        """Every document (re-segmentation walks them)."""
-        ...
-
-    def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> bool:
-        """Re-segmentation: swap a document's passages (and index) in one transaction.
-
-        Returns ``False`` and changes nothing when ``passages`` are not of the document's
-        current version any more (a concurrent ingest added one).
-        """
-        ...
-
-    def current_version(self, doc_id: str) -> str | None:
-        """The id of a document's current version; ``None`` for an unknown document."""
-        ...
-
-    def version_slice(self, doc_id: str, version: str, start: int, end: int) -> str | None:
-        """``text[start:end]`` of a stored version without loading the whole text
-        (shorter than ``end - start`` where the range runs past the end); ``None`` when
-        that version is not stored. Citation resolution's fast path."""
-        ...
-
-    def covering_passages(self, doc_id: str, version: str, start: int, end: int) -> list[Passage]:
-        """Passages of a version that overlap ``[start, end)``, in text order."""
-        ...
-
-    def collect_versions(self, *, dry_run: bool = False) -> Collected:
-        """Delete versions that are neither current nor cited by a recorded answer."""
-        ...
-
-    def record_metrics(self, trace_id: str, created_at: str, metrics: dict[str, Any]) -> None:
-        """Per-answer counts for monitoring (``monitor.AnswerMetrics``); ``created_at``
-        is ``monitor.metrics_time`` (fixed-width UTC, so strings compare as times)."""
-        ...
-
-    def metric_records(
-        self, *, since: str | None = None, until: str | None = None
-    ) -> list[tuple[str, dict[str, Any]]]:
-        """``(created_at, metrics)`` with ``since <= created_at < until``, oldest first."""
-        ...
-
-    def get_meta(self, key: str) -> str | None: ...
-
-    def term_counts(
-        self, words: Sequence[str], *, principals: Sequence[str] | None = None
-    ) -> tuple[int, dict[str, int]]:
-        """Passages the principals may read, and how many contain each word (for IDF)."""
-        ...
-
-    def record_shadow(self, entry: dict[str, Any]) -> None:
-        """Append what a gate in ``shadow`` mode would have suppressed."""
-        ...
-
-    def shadow_entries(self, *, limit: int | None = None) -> list[dict[str, Any]]:
-        """Shadow-log entries, oldest first (the last ``limit`` when given)."""
-        ...
-
-    def set_meta(self, key: str, value: str) -> None: ...
-
-    def counts(self) -> dict[str, int]: ...
-
-    # -- service API keys (only their SHA-256 is stored) ---------------------------
-
-    def add_key(self, name: str, principals: Sequence[str], key_hash: str) -> None:
-        """Store a key's hash; a name already in use is an ``InputError``."""
-        ...
-
-    def keys(self) -> list[ApiKey]: ...
-
-    def revoke_key(self, name: str) -> bool: ...
-
-    def principals_for(self, key_hash: str) -> tuple[str, ...] | None:
-        """The principals of the key with this hash, ``None`` for no such key."""
-        ...
-
-    def close(self) -> None: ...
-
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 

@@ -15,13 +15,12 @@ several processes starting together migrate once.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from ..errors import MissingExtra, StoreError
-from ..records import Document, Hit, Passage, Version
+from ..records import Hit, Passage
 
 try:
     import psycopg
@@ -31,7 +30,7 @@ try:
 except ModuleNotFoundError as exc:  # pragma: no cover - depends on the environment
     raise MissingExtra("the PostgreSQL store", "postgres") from exc
 
-from .postgres_records import StoreRecords
+from .dialect import POSTGRESQL
 from .postgres_schema import (
     SCHEMA_VERSION,
     MigrationReport,
@@ -43,7 +42,9 @@ from .postgres_schema import (
     redact,
     stderr,
 )
-from .rows import document_from_row, passage_from_row, version_from_row
+from .rows import document_from_row, passage_from_row
+from .sql_documents import PASSAGE_COLUMNS, SQLDocuments, passage_values
+from .sql_records import SQLRecords, orphan_problems
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -65,9 +66,10 @@ SCORER = "postgres-tsvector-idf-ts_rank"
 
 MAX_TERM_GROUPS = 32
 
-_PASSAGE_COLUMNS = (
-    'p.passage_id, p.doc_id, p.version, p.start, p."end", p.kind, p.region, p.process,'
-    " p.flags, p.text"
+_PASSAGE_COLUMNS = ", ".join(f'p."{c}"' if c == "end" else f"p.{c}" for c in PASSAGE_COLUMNS)
+# COPY: one round trip for a whole document instead of one per passage.
+_COPY_PASSAGES = "COPY passages ({}, acl) FROM STDIN".format(
+    ", ".join(f'"{c}"' for c in PASSAGE_COLUMNS)
 )
 
 
@@ -128,8 +130,12 @@ def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
 # -- the store ----------------------------------------------------------------------
 
 
-class PostgresStore(StoreRecords):
-    """The ``Store`` protocol on PostgreSQL, through a psycopg connection pool."""
+class PostgresStore(SQLDocuments, SQLRecords):
+    """The ``Store`` protocol on PostgreSQL, through a psycopg connection pool: the
+    shared SQL in the ``POSTGRESQL`` dialect, plus what only PostgreSQL does (the
+    pool, per-document advisory locks, COPY, tsvector ranking)."""
+
+    dialect = POSTGRESQL
 
     def __init__(
         self,
@@ -173,81 +179,14 @@ class PostgresStore(StoreRecords):
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL store {self.location}: {one_line(exc)}") from exc
 
-    def _rows(self, query: str | sql.Composable, params: Sequence[Any] = ()) -> list[DictRow]:
+    def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[Any]:
         with self.transaction() as cur:
-            cur.execute(query, params)  # type: ignore[arg-type]
+            cur.execute(query, params)
             return cur.fetchall()
 
     # -- writing -----------------------------------------------------------------
 
-    def put(self, document: Document, version: Version, passages: Sequence[Passage]) -> str:
-        with self.transaction(lock=document.doc_id) as cur:
-            cur.execute("SELECT * FROM documents WHERE doc_id = %s", (document.doc_id,))
-            row = cur.fetchone()
-            # Same text and same metadata: nothing to do. Same text with new metadata
-            # (a narrowed ACL, a corrected title) rewrites the document, and its passages
-            # when what they carry changed (the ACL here, kind and process).
-            same_text = row is not None and row["current_version"] == version.version
-            old = document_from_row(row) if row is not None else None
-            if same_text and old == document:
-                return "unchanged"
-            cur.execute(
-                "INSERT INTO documents VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
-                " ON CONFLICT (doc_id) DO UPDATE SET source = excluded.source,"
-                " title = excluded.title, license = excluded.license,"
-                " fetched_at = excluded.fetched_at, media_type = excluded.media_type,"
-                " acl = excluded.acl, kind = excluded.kind, process = excluded.process,"
-                " current_version = excluded.current_version",
-                (
-                    document.doc_id,
-                    document.source,
-                    document.title,
-                    document.license,
-                    document.fetched_at,
-                    document.media_type,
-                    list(document.acl),
-                    document.kind,
-                    document.process,
-                    version.version,
-                ),
-            )
-            cur.execute(
-                "INSERT INTO versions VALUES (%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
-                (
-                    version.doc_id,
-                    version.version,
-                    version.text,
-                    version.extractor,
-                    version.created_at,
-                    json.dumps([[r.start, r.end, r.label] for r in version.regions]),
-                ),
-            )
-            if not same_text or old is None or (old.acl, old.kind, old.process) != (
-                document.acl, document.kind, document.process
-            ):
-                self._replace_passages(cur, document.doc_id, passages)
-            return "ingested" if row is None else "updated"
-
-    def replace_passages(self, doc_id: str, passages: Sequence[Passage]) -> bool:
-        """Re-segmentation: swap a document's indexed passages in one transaction.
-
-        Refused (``False``, nothing written) when the passages are not of the current
-        version any more, so a re-segmentation racing an ingest never indexes old text.
-        """
-        with self.transaction(lock=doc_id) as cur:
-            cur.execute("SELECT current_version FROM documents WHERE doc_id = %s", (doc_id,))
-            row = cur.fetchone()
-            if row is None or any(
-                p.version != row["current_version"] or p.doc_id != doc_id for p in passages
-            ):
-                return False
-            self._replace_passages(cur, doc_id, passages)
-            return True
-
-    @staticmethod
-    def _replace_passages(
-        cur: psycopg.Cursor[DictRow], doc_id: str, passages: Sequence[Passage]
-    ) -> None:
+    def _replace_passages(self, cur: Any, doc_id: str, passages: Sequence[Passage]) -> None:
         cur.execute("DELETE FROM passages WHERE doc_id = %s", (doc_id,))
         if not passages:
             return
@@ -256,36 +195,15 @@ class PostgresStore(StoreRecords):
         if row is None:
             raise StoreError(f"no document {doc_id} to index passages for")
         acl = list(row["acl"])
-        # COPY: one round trip for the whole document instead of one per passage.
-        with cur.copy(
-            'COPY passages (passage_id, doc_id, version, start, "end", kind, region, process,'
-            " flags, text, acl) FROM STDIN"
-        ) as copy:
+        with cur.copy(_COPY_PASSAGES) as copy:
             copy.set_types(
                 ["text", "text", "text", "int4", "int4", "text", "text", "text", "text[]", "text",
                  "text[]"]
             )
             for p in passages:
-                copy.write_row(
-                    (p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region,
-                     p.process, list(p.flags), p.text, acl)
-                )
+                copy.write_row((*passage_values(POSTGRESQL, p), acl))
 
-    def delete_document(self, doc_id: str) -> bool:
-        with self.transaction(lock=doc_id) as cur:
-            cur.execute("DELETE FROM passages WHERE doc_id = %s", (doc_id,))
-            cur.execute("DELETE FROM versions WHERE doc_id = %s", (doc_id,))
-            cur.execute("DELETE FROM documents WHERE doc_id = %s", (doc_id,))
-            return cur.rowcount > 0
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self.transaction() as cur:
-            cur.execute(
-                "INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-
-    # -- reading -----------------------------------------------------------------
+    # -- ranking -----------------------------------------------------------------
 
     def search(
         self, terms: Sequence[str], *, limit: int, principals: Sequence[str] | None = None
@@ -303,57 +221,6 @@ class PostgresStore(StoreRecords):
             Hit(passage_from_row(row), document_from_row(row, prefix="doc_"), float(row["score"]), rank)
             for rank, row in enumerate(rows)
         ]
-
-    def document(self, doc_id: str) -> Document | None:
-        rows = self._rows("SELECT * FROM documents WHERE doc_id = %s", (doc_id,))
-        return document_from_row(rows[0]) if rows else None
-
-    def documents(self) -> list[Document]:
-        return [document_from_row(r) for r in self._rows("SELECT * FROM documents ORDER BY source")]
-
-    def version(self, doc_id: str, version: str | None = None) -> Version | None:
-        if version is None:
-            rows = self._rows(
-                "SELECT v.* FROM versions v JOIN documents d"
-                " ON d.doc_id = v.doc_id AND d.current_version = v.version WHERE v.doc_id = %s",
-                (doc_id,),
-            )
-        else:
-            rows = self._rows(
-                "SELECT * FROM versions WHERE doc_id = %s AND version = %s", (doc_id, version)
-            )
-        if not rows:
-            return None
-        row = rows[0]
-        return version_from_row(row)
-
-    def passages(self, doc_id: str, version: str) -> list[Passage]:
-        rows = self._rows(
-            "SELECT " + _PASSAGE_COLUMNS + " FROM passages p"
-            " WHERE p.doc_id = %s AND p.version = %s ORDER BY p.start",
-            (doc_id, version),
-        )
-        return [passage_from_row(r) for r in rows]
-
-    def current_version(self, doc_id: str) -> str | None:
-        rows = self._rows("SELECT current_version FROM documents WHERE doc_id = %s", (doc_id,))
-        return str(rows[0]["current_version"]) if rows else None
-
-    def version_slice(self, doc_id: str, version: str, start: int, end: int) -> str | None:
-        # substr() counts characters (code points), like Python's str indexing.
-        rows = self._rows(
-            "SELECT substr(text, %s, %s) AS part FROM versions WHERE doc_id = %s AND version = %s",
-            (start + 1, max(0, end - start), doc_id, version),
-        )
-        return str(rows[0]["part"]) if rows else None
-
-    def covering_passages(self, doc_id: str, version: str, start: int, end: int) -> list[Passage]:
-        rows = self._rows(
-            "SELECT " + _PASSAGE_COLUMNS + " FROM passages p WHERE p.doc_id = %s"
-            ' AND p.version = %s AND p.start < %s AND p."end" > %s ORDER BY p.start',
-            (doc_id, version, end, start),
-        )
-        return [passage_from_row(r) for r in rows]
 
     def term_counts(
         self, words: Sequence[str], *, principals: Sequence[str] | None = None
@@ -375,19 +242,10 @@ class PostgresStore(StoreRecords):
         found = {int(r["i"]): int(r["n"]) for r in rows}
         return found[0], {word: found[i] for i, word in enumerate(words, start=1)}
 
-    def answer_record(self, trace_id: str) -> dict[str, Any] | None:
-        rows = self._rows("SELECT payload FROM answers WHERE trace_id = %s", (trace_id,))
-        return json.loads(rows[0]["payload"]) if rows else None
-
-    def get_meta(self, key: str) -> str | None:
-        rows = self._rows("SELECT value FROM meta WHERE key = %s", (key,))
-        return str(rows[0]["value"]) if rows else None
-
-    def counts(self) -> dict[str, int]:
-        tables = ("documents", "versions", "passages", "answers", "citations")
-        query = "SELECT " + ", ".join(f"(SELECT count(*) FROM {t}) AS {t}" for t in tables)
-        row = self._rows(query)[0]
-        return {t: int(row[t]) for t in tables}
+    def integrity_problems(self) -> list[tuple[str, str, str]]:
+        # The tsvector column is generated from the text, so the search index cannot
+        # drift from it; what can go wrong is rows that belong to nothing.
+        return orphan_problems(POSTGRESQL, self._rows)
 
     def close(self) -> None:
         self._pool.close()

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import MissingExtra, StoreError
+from .dialect import POSTGRESQL
 from .migrations import MIGRATIONS
 
 try:
@@ -159,7 +160,7 @@ def prepare(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY,"
                     " name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
                 )
-                conn.execute(sql.SQL(migration.sql).format(language=sql.Literal(language)))
+                conn.execute(sql.SQL(POSTGRESQL.render(migration.sql)).format(language=sql.Literal(language)))
                 conn.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
                     (migration.version, migration.name),

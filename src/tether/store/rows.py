@@ -37,46 +37,30 @@ def listed(value: Any) -> tuple[str, ...]:
     return tuple(json.loads(value) if isinstance(value, str) else value)
 
 
+# Columns that come back as they are stored (list and aliased columns are named below).
+_DOCUMENT_FIELDS = ("doc_id", "source", "title", "license", "fetched_at", "media_type")
+_VERSION_FIELDS = ("doc_id", "version", "text", "extractor", "created_at")
+_PASSAGE_FIELDS = (
+    "passage_id", "doc_id", "version", "start", "end", "text", "kind", "region", "process",
+)
+
+
 def document_from_row(row: Row, prefix: str = "") -> Document:
     """A document from its row; ``prefix`` names the ``kind``/``process`` columns
     where a join with ``passages`` had to alias them (``doc_kind``)."""
     return Document(
-        doc_id=row["doc_id"],
-        source=row["source"],
-        title=row["title"],
-        license=row["license"],
-        fetched_at=row["fetched_at"],
-        media_type=row["media_type"],
-        acl=listed(row["acl"]),
-        kind=row[prefix + "kind"],
-        process=row[prefix + "process"],
+        **{name: row[name] for name in _DOCUMENT_FIELDS},
+        acl=listed(row["acl"]), kind=row[prefix + "kind"], process=row[prefix + "process"],
     )
 
 
 def passage_from_row(row: Row) -> Passage:
-    return Passage(
-        passage_id=row["passage_id"],
-        doc_id=row["doc_id"],
-        version=row["version"],
-        start=row["start"],
-        end=row["end"],
-        text=row["text"],
-        kind=row["kind"],
-        region=row["region"],
-        process=row["process"],
-        flags=listed(row["flags"]),
-    )
+    return Passage(**{name: row[name] for name in _PASSAGE_FIELDS}, flags=listed(row["flags"]))
 
 
 def version_from_row(row: Row) -> Version:
-    return Version(
-        doc_id=row["doc_id"],
-        version=row["version"],
-        text=row["text"],
-        extractor=row["extractor"],
-        created_at=row["created_at"],
-        regions=tuple(Region(s, e, label) for s, e, label in json.loads(row["regions"])),
-    )
+    regions = tuple(Region(s, e, label) for s, e, label in json.loads(row["regions"]))
+    return Version(**{name: row[name] for name in _VERSION_FIELDS}, regions=regions)
 
 
 def citation_from_row(row: Row) -> Citation:

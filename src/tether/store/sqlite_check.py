@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import sqlite3
 
-from .sqlite import _KEYS_TABLE, _SCHEMA, SCHEMA_VERSION
+from .dialect import SQLITE
+from .migrations import MIGRATIONS, schema_script
+from .sql_records import LIMIT as _LIMIT
+from .sql_records import orphan_problems
 
 __all__ = ["sqlite_problems"]
 
 Found = list[tuple[str, str, str]]
-# Rows listed per query; a store broken everywhere is summarised, not dumped.
-_LIMIT = 50
+SCHEMA_VERSION = MIGRATIONS[-1].version
 
 
 def _file(db: sqlite3.Connection, name: str) -> Found:
@@ -28,7 +30,7 @@ def _reference() -> dict[str, list[str]]:
     """Tables of the schema this Tether creates, with their columns."""
     ref = sqlite3.connect(":memory:")
     try:
-        ref.executescript(_SCHEMA + ";" + _KEYS_TABLE)
+        ref.executescript(schema_script(SQLITE))
         names = [r[0] for r in ref.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         return {n: [c[1] for c in ref.execute(f'PRAGMA table_info("{n}")')] for n in names}
     finally:
@@ -83,29 +85,7 @@ def _index(db: sqlite3.Connection) -> Found:
 
 
 def _orphans(db: sqlite3.Connection) -> Found:
-    found: Found = []
-    for doc_id, count in db.execute(
-        "SELECT p.doc_id, count(*) FROM passages p LEFT JOIN documents d ON d.doc_id = p.doc_id"
-        " WHERE d.doc_id IS NULL GROUP BY p.doc_id LIMIT ?", (_LIMIT,)
-    ):
-        found.append(("passages", doc_id, f"{count} passage(s) of a document that is not stored"))
-    for doc_id, version, count in db.execute(
-        "SELECT p.doc_id, p.version, count(*) FROM passages p JOIN documents d"
-        " ON d.doc_id = p.doc_id WHERE p.version != d.current_version"
-        " GROUP BY p.doc_id, p.version LIMIT ?", (_LIMIT,)
-    ):
-        found.append(("passages", doc_id, f"{count} passage(s) of version {version}, which is "
-                      "not current, are searchable"))
-    for doc_id, count in db.execute(
-        "SELECT v.doc_id, count(*) FROM versions v LEFT JOIN documents d ON d.doc_id = v.doc_id"
-        " WHERE d.doc_id IS NULL GROUP BY v.doc_id LIMIT ?", (_LIMIT,)
-    ):
-        found.append(("version", doc_id, f"{count} version(s) of a document that is not stored"))
-    for (trace_id,) in db.execute(
-        "SELECT DISTINCT c.trace_id FROM citations c LEFT JOIN answers a ON a.trace_id = c.trace_id"
-        " WHERE a.trace_id IS NULL LIMIT ?", (_LIMIT,)
-    ):
-        found.append(("citations", trace_id, "citations recorded without their answer"))
+    found = orphan_problems(SQLITE, lambda statement, params: db.execute(statement, params).fetchall())
     for (trace_id,) in db.execute(
         "SELECT trace_id FROM answers WHERE NOT json_valid(payload) LIMIT ?", (_LIMIT,)
     ):

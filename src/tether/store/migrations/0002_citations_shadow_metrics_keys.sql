@@ -1,8 +1,8 @@
--- The tables the SQLite store gained alongside schema 1: citation rows of the audit
--- log (they keep cited versions alive through gc), the shadow log, per-answer
--- metrics and service API keys (SHA-256 only). Same columns and meaning as SQLite's.
+-- Citation rows of the audit log (they keep cited versions alive through gc), the
+-- shadow log, per-answer metrics and service API keys (SHA-256 only). SQLite files
+-- of schema 1 may already hold some of these tables (they were created on open).
 
-CREATE TABLE citations (
+CREATE TABLE IF NOT EXISTS citations (
     trace_id text NOT NULL,
     seq integer NOT NULL,
     sentence integer NOT NULL,
@@ -22,10 +22,14 @@ CREATE TABLE citations (
     process text,
     PRIMARY KEY (trace_id, seq)
 );
-CREATE INDEX citations_by_version ON citations (doc_id, version);
+CREATE INDEX IF NOT EXISTS citations_by_version ON citations (doc_id, version);
 
-CREATE TABLE shadow_log (
+CREATE TABLE IF NOT EXISTS shadow_log (
+-- [postgresql]
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+-- [sqlite]
+    id integer PRIMARY KEY,
+-- [end]
     created_at text NOT NULL,
     trace_id text NOT NULL,
     question text NOT NULL,
@@ -37,21 +41,21 @@ CREATE TABLE shadow_log (
 );
 
 -- metrics is JSON as text, like answers.payload.
-CREATE TABLE answer_metrics (
+CREATE TABLE IF NOT EXISTS answer_metrics (
     trace_id text PRIMARY KEY,
     created_at text NOT NULL,
     metrics text NOT NULL
 );
-CREATE INDEX answer_metrics_by_time ON answer_metrics (created_at);
+CREATE INDEX IF NOT EXISTS answer_metrics_by_time ON answer_metrics (created_at);
 
-CREATE TABLE keys (
+CREATE TABLE IF NOT EXISTS keys (
     name text PRIMARY KEY,
     key_hash text NOT NULL UNIQUE,
-    principals text[] NOT NULL,
+    principals {list} NOT NULL,
     created_at text NOT NULL
 );
 
--- Answers recorded under schema 1 have their citations only inside the payload:
+-- [postgresql] Answers recorded under schema 1 have their citations only inside the payload:
 -- make them rows, so a later gc keeps the versions they cite (as SQLite's upgrade
 -- does). A payload that does not parse, or an entry that does not look like a
 -- citation, is skipped, never an error.
@@ -112,3 +116,32 @@ BEGIN
     END LOOP;
 END
 $$;
+-- [sqlite] The same, in SQLite's JSON functions. Only answers without citation rows
+-- are read, so running it again (SQLite runs every migration when bringing a file up
+-- to date) adds nothing.
+INSERT OR IGNORE INTO citations
+SELECT a.trace_id,
+       row_number() OVER (PARTITION BY a.trace_id ORDER BY s.key, c.key) - 1,
+       s.key,
+       json_extract(c.value, '$.doc_id'), json_extract(c.value, '$.version'),
+       json_extract(c.value, '$.start'), json_extract(c.value, '$.end'),
+       json_extract(c.value, '$.quote'), json_extract(c.value, '$.quote_hash'),
+       coalesce(json_extract(c.value, '$.passage_id'), ''),
+       coalesce(json_extract(c.value, '$.source'), ''),
+       coalesce(json_extract(c.value, '$.title'), ''),
+       coalesce(json_extract(c.value, '$.license'), ''),
+       coalesce(json_extract(c.value, '$.fetched_at'), ''),
+       coalesce(nullif(json_extract(c.value, '$.kind'), ''), 'original'),
+       json_extract(c.value, '$.region'), json_extract(c.value, '$.process')
+FROM answers a
+JOIN json_each(CASE WHEN json_valid(a.payload) AND json_type(a.payload, '$.sentences') = 'array'
+                    THEN a.payload ELSE '{"sentences": []}' END, '$.sentences') s
+JOIN json_each(CASE WHEN s.type = 'object' AND json_type(s.value, '$.citations') = 'array'
+                    THEN s.value ELSE '{"citations": []}' END, '$.citations') c
+WHERE CASE WHEN c.type = 'object'
+           THEN json_type(c.value, '$.doc_id') = 'text' AND json_type(c.value, '$.version') = 'text'
+                AND json_type(c.value, '$.quote') = 'text' AND json_type(c.value, '$.quote_hash') = 'text'
+                AND json_type(c.value, '$.start') = 'integer' AND json_type(c.value, '$.end') = 'integer'
+           ELSE 0 END
+  AND NOT EXISTS (SELECT 1 FROM citations x WHERE x.trace_id = a.trace_id);
+-- [end]

@@ -1,9 +1,13 @@
-"""Versioned schema migrations for the PostgreSQL store.
+"""The one schema of both stores, as versioned migrations.
 
-Each migration is a file ``NNNN_name.sql`` in this folder, applied once, in order, in
-its own transaction, and recorded in ``schema_migrations``. Files are history: a
-released migration is never edited; a change is a new file. ``{language}`` in a file
-stands for the text search configuration (a quoted literal), the only parameter.
+Each migration is a file ``NNNN_name.sql`` in this folder, written once for both
+backends: ``{list}`` is the list column type and ``-- [sqlite]``/``-- [postgresql]``
+blocks hold what only one backend has (``Dialect.render``). PostgreSQL applies each
+once, in order, in its own transaction, recorded in ``schema_migrations``; SQLite runs
+them all in one transaction whenever a file is behind (every statement it runs is
+idempotent) and records the version in ``meta``. Files are history: a released
+migration's meaning is never changed; a change is a new file. ``{language}`` in a
+PostgreSQL block stands for the text search configuration (a quoted literal).
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ import re
 from dataclasses import dataclass
 from importlib.resources import files
 
-__all__ = ["MIGRATIONS", "Migration", "load_migrations"]
+from ..dialect import Dialect
+
+__all__ = ["MIGRATIONS", "Migration", "load_migrations", "schema_script"]
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -38,3 +44,9 @@ def load_migrations() -> tuple[Migration, ...]:
 
 
 MIGRATIONS = load_migrations()
+
+
+def schema_script(dialect: Dialect) -> str:
+    """Every migration rendered for ``dialect``, in order: SQLite runs them all to bring
+    any file up to date (each statement it runs is idempotent)."""
+    return "\n".join(dialect.render(m.sql) for m in MIGRATIONS)
