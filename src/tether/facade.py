@@ -20,7 +20,6 @@ from .generate import Generator, load_generator
 from .generate.llm import LLM_GENERATORS, settings_options
 from .guard.attribute import evidence_from_texts
 from .guard.citation import attribute_statements
-from .ingest.segment import split_sentences
 from .ingest.sources import IngestResult, Metadata, ingest_file, iter_files
 from .judges import load_judge
 from .judges.base import Judge
@@ -30,6 +29,7 @@ from .pipeline import Done, Event
 from .records import Answer, Citation
 from .retrieve.calibrate import Threshold, resolve_threshold
 from .store import Store, open_store
+from .text.sentences import split_sentences
 
 _UNSET = object()
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from collections import abc
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 
 from .. import ids
 from ..errors import ProviderError
@@ -25,12 +24,12 @@ from ..guard.answercheck import (
 )
 from ..guard.attribute import evidence_from_hits
 from ..guard.citation import judge_draft
-from ..ingest.segment import sentence_spans
 from ..modes import ModesSpec, resolve_modes
 from ..ops.monitor import Recheck, record_answer
 from ..records import Answer, AnswerSentence, Draft, Hit
 from ..retrieve.probe import probe_retrieved, steering_text
 from ..retrieve.search import retrieve
+from ..text.sentences import sentence_spans
 from .events import Sentence, Sources
 from .state import Engine, Grounds, Run, VersionTexts
 from .trace import AnswerJudged, IgnoredMarkers, ProbeTrace, Trace
