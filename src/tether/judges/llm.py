@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ConfigError, TetherError
-from ..generate.llm import ChatClient, provider_config
+from ..providers import ChatClient, provider_config
 from .base import LABELS, Judge, Judgement, Label
 
 __all__ = ["ANSWERS_SYSTEM", "JUDGE_SCHEMA", "JUDGE_SYSTEM", "LLMJudge", "llm_judge"]
@@ -169,8 +169,8 @@ def llm_judge(
     """An ``LLMJudge`` over the ``openai`` or ``anthropic`` provider."""
     if provider not in ("openai", "anthropic"):
         raise ConfigError(f"unknown judge provider {provider!r}", hint="use openai or anthropic")
-    module = importlib.import_module(f"tether.generate.{provider}")
-    module._sdk()  # a missing extra is the first thing to fix
+    module = importlib.import_module(f"tether.providers.{provider}")
+    module.sdk()  # a missing extra is the first thing to fix
     config = provider_config(
         provider,
         key_env=f"{provider.upper()}_API_KEY",
