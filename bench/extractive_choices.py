@@ -22,9 +22,9 @@ from typing import Any
 
 from tether.config import Settings
 from tether.evaluate import build_suite_store, load_golden, suite
-from tether.evaluate.golden import fold
 from tether.facade import Tether
 from tether.records import Answer
+from tether.text.fold import loose_fold as fold
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

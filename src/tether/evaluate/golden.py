@@ -33,10 +33,7 @@ from ..errors import InputError
 from ..ingest.sources import load_manifest
 from ..records import Document
 
-# Re-exported under its old name: bench scripts import ``golden.fold``.
-from ..text.fold import loose_fold as fold
-
-__all__ = ["GoldenItem", "Labels", "Planted", "doc_matches", "fold", "load_golden", "load_labels"]
+__all__ = ["GoldenItem", "Labels", "Planted", "doc_matches", "load_golden", "load_labels"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,11 +15,9 @@ from ..records import Region
 
 # Sentences are the toolkit's; re-exported here for callers that still import them
 # from ingest (the facade and the generators).
-from ..text.sentences import Span, is_abbreviation, sentence_spans, split_sentences
+from ..text.sentences import Span, sentence_spans
 
-__all__ = [
-    "Span", "is_abbreviation", "passage_spans", "region_label", "sentence_spans", "split_sentences",
-]
+__all__ = ["passage_spans", "region_label"]
 
 
 def passage_spans(
