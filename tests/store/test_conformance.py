@@ -246,6 +246,25 @@ def test_reingesting_the_same_text_with_a_narrower_acl_hides_the_document(store)
     assert store.put(narrowed, version, passages) == "unchanged"
 
 
+def test_an_acl_change_on_the_same_text_reaches_search_filtering_on_every_backend(store):
+    # put re-indexes when what passages depend on changes: kind, process, and the ACL
+    # (PostgreSQL filters on a copy of it in every passage row; SQLite reads documents).
+    document, version, passages = _doc(acl=("public",))
+    store.put(document, version, passages)
+    widened = replace(document, acl=("public", "safety"))
+    assert store.put(widened, version, passages) == "updated"
+    (hit,) = store.search(["methanol"], limit=5, principals=["safety"])
+    assert hit.document == widened and hit.passage == passages[0]
+    assert store.term_counts(["methanol"], principals=["safety"]) == (1, {"methanol": 1})
+    moved = replace(widened, acl=("safety",))
+    assert store.put(moved, version, passages) == "updated"
+    assert store.search(["methanol"], limit=5, principals=["public"]) == []
+    assert store.term_counts(["methanol"], principals=["public"]) == (0, {"methanol": 0})
+    assert [h.document for h in store.search(["methanol"], limit=5, principals=["safety"])] == [moved]
+    assert store.passages(document.doc_id, version.version) == passages
+    assert store.integrity_problems() == []
+
+
 def test_reingesting_the_same_text_with_new_metadata_updates_document_and_passages(store):
     document, version, passages = _doc()
     store.put(document, version, passages)
