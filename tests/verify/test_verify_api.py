@@ -23,8 +23,8 @@ FIGURE = (
 
 def test_public_surface_is_pinned():
     assert sorted(verify.__all__) == [
-        "Check", "Figure", "GATES", "MODES", "check", "extract_figures",
-        "prepare_passage", "resolve_modes", "same_figure",
+        "Check", "Figure", "VERIFIER_GATES", "check", "extract_figures",
+        "prepare_passage", "same_figure", "verifier_modes",
     ]  # fmt: skip
     for name in verify.__all__:
         assert hasattr(verify, name)

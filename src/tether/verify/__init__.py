@@ -19,18 +19,17 @@ names in their slots), and ``core`` (the decision and the modes). Scores on labe
 
 from __future__ import annotations
 
-from .core import GATES, MODES, Check, check, resolve_modes
+from .core import VERIFIER_GATES, Check, check, verifier_modes
 from .figures import Figure, extract_figures, same_figure
 from .lexical import prepare_passage
 
 __all__ = [
-    "GATES",
-    "MODES",
+    "VERIFIER_GATES",
     "Check",
     "Figure",
     "check",
     "extract_figures",
     "prepare_passage",
-    "resolve_modes",
     "same_figure",
+    "verifier_modes",
 ]

@@ -17,16 +17,17 @@ from typing import Literal
 
 from ..config import Settings
 from ..errors import ConfigError
+from ..modes import MODES
 from ..records import OUTCOME_RANK, Outcome, Verdict
 from .align import Alignment, Finding, Window, align, best_windows
 from .checks import check_figures, check_names, check_years
 from .lexical import Prepared, find_verbatim, prepare, verbatim_form
 from .polarity import check_modality, check_negation, check_quantifier
 
-__all__ = ["GATES", "MODES", "Check", "check", "resolve_modes"]
+__all__ = ["VERIFIER_GATES", "Check", "check", "verifier_modes"]
 
-GATES = ("contradiction", "figures")
-MODES = ("off", "shadow", "on")
+# The gates of tether.modes that act inside the support test itself.
+VERIFIER_GATES = ("contradiction", "figures")
 Mode = Literal["off", "shadow", "on"]
 
 # Below the support threshold a pair can still be "contradicted" (a changed figure
@@ -59,9 +60,9 @@ class Check:
         return Verdict(self.outcome, self.score, passage_id, self.span, self.reasons, self.checker)
 
 
-def resolve_modes(modes: Mapping[str, str] | None) -> dict[str, Mode]:
+def verifier_modes(modes: Mapping[str, str] | None) -> dict[str, Mode]:
     """Gate → mode, defaults ``on``. Other gates in ``modes`` (probe, judge) are ignored."""
-    out: dict[str, Mode] = {"contradiction": "on", "figures": "on"}
+    out: dict[str, Mode] = {gate: "on" for gate in VERIFIER_GATES}
     for gate, mode in (modes or {}).items():
         if mode not in MODES:
             raise ConfigError(
@@ -89,7 +90,7 @@ def check(
         ...       settings=Settings()).reasons
         ('overlap:0.67', 'figure:90 not in passage, passage has 100')
     """
-    gates = resolve_modes(modes)
+    gates = verifier_modes(modes)
     if "[" in sentence:
         # Generator citation markers ("[2]", "[3, 4]") are hints, not part of the claim.
         sentence = _MARKERS.sub(" ", sentence)
