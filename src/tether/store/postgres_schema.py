@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import MissingExtra, StoreError
 from .dialect import POSTGRESQL
-from .migrations import MIGRATIONS
+from .migrations import MIGRATIONS, Migration
 
 try:
     import psycopg
@@ -125,6 +125,25 @@ def _set_language(conn: psycopg.Connection[Any], language: str) -> None:
     )
 
 
+def _apply(conn: psycopg.Connection[Any], migration: Migration, language: str) -> None:
+    """One migration in its own transaction, recorded in ``schema_migrations``."""
+    with conn.transaction():
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY,"
+            " name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        conn.execute(sql.SQL(POSTGRESQL.render(migration.sql)).format(language=sql.Literal(language)))
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
+            (migration.version, migration.name),
+        )
+        conn.execute(
+            "INSERT INTO meta VALUES ('schema_version', %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (str(migration.version),),
+        )
+
+
 def prepare(
     conn: psycopg.Connection[Any],
     location: str,
@@ -155,21 +174,7 @@ def prepare(
             names = ", ".join(f"{m.version:04d}_{m.name}" for m in pending)
             notify(f"applying schema migrations to {location} (schema {schema}): {names}")
         for migration in pending:
-            with conn.transaction():
-                conn.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY,"
-                    " name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
-                )
-                conn.execute(sql.SQL(POSTGRESQL.render(migration.sql)).format(language=sql.Literal(language)))
-                conn.execute(
-                    "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
-                    (migration.version, migration.name),
-                )
-                conn.execute(
-                    "INSERT INTO meta VALUES ('schema_version', %s)"
-                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (str(migration.version),),
-                )
+            _apply(conn, migration, language)
         stored = _language(conn)
         reindexed = False
         if stored != language:
