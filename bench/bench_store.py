@@ -86,7 +86,7 @@ class Corpus:
             passages, start = [], 0
             for chunk in chunks:
                 end = start + len(chunk)
-                passages.append(Passage(ids.passage_id_for(version.version, start, end),
+                passages.append(Passage(ids.passage_id_for(document.doc_id, version.version, start, end),
                                         document.doc_id, version.version, start, end, chunk))
                 start = end + 1
             yield document, version, passages
