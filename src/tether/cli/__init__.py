@@ -22,6 +22,7 @@ from . import (  # noqa: E402,F401
     calibrate,
     check,
     demo,
+    documents,
     eval,
     eval_verifier,
     gc,

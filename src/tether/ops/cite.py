@@ -12,7 +12,9 @@ how the text is segmented today, so re-segmenting the corpus cannot break it:
 - ``changed``: the document exists but no longer contains the quote; the result
   points at the document, with a note that the passage changed.
 - ``missing``: no document with that id that the caller may read (a document the
-  caller may not read looks exactly like one that does not exist).
+  caller may not read looks exactly like one that does not exist). A document
+  removed with ``tether documents rm`` (or ``DELETE /v1/documents/…``) says when, by
+  whom and why, to a caller who could read it (``ops.documents``).
 
 A citation that contradicts itself (a quote that does not match its hash, a range
 whose length is not the quote's, missing fields) is broken input: ``InputError``.
@@ -36,6 +38,7 @@ from ..errors import InputError, NotFound
 from ..records import KINDS, Answer, Citation, Document, Kind
 from ..store import Store
 from ..text.fold import DOUBLE_QUOTES, SINGLE_QUOTES, loose_fold
+from .documents import removal_of
 
 __all__ = [
     "Resolution",
@@ -230,9 +233,10 @@ def _readable(document: Document, principals: Sequence[str] | None) -> bool:
     return principals is None or bool(set(document.acl) & set(principals))
 
 
-def _missing(citation: Citation) -> Resolution:
+def _missing(citation: Citation, note: str | None = None) -> Resolution:
     # Identical for "deleted", "never ingested" and "not readable by the caller", so
-    # a resolution never reveals that a document the caller cannot read exists.
+    # a resolution never reveals that a document the caller cannot read exists; only
+    # a recorded removal of a document the caller could read says more.
     return Resolution(
         status="missing",
         doc_id=citation.doc_id,
@@ -241,7 +245,7 @@ def _missing(citation: Citation) -> Resolution:
         end=None,
         quote=None,
         passages=(),
-        note=f"no document {citation.doc_id} in the store (deleted, or never ingested here)",
+        note=note or f"no document {citation.doc_id} in the store (deleted, or never ingested here)",
     )
 
 
@@ -299,7 +303,10 @@ def resolve(
         c = citation_from_json(citation)
     document = store.document(c.doc_id)
     current = store.current_version(c.doc_id) if document else None
-    if document is None or current is None or not _readable(document, principals):
+    if document is None:
+        removal = removal_of(store, c.doc_id, principals)
+        return _missing(c, removal.note() if removal else None)
+    if current is None or not _readable(document, principals):
         return _missing(c)
     span = (c.start, c.end)
     if c.version == current:

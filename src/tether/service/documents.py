@@ -1,4 +1,4 @@
-"""``/v1/documents``: upload (multipart or JSON) with metadata and ACL, read, delete.
+"""``/v1/documents``: upload (multipart or JSON) with metadata and ACL, list, read, delete.
 
 A document the caller cannot read answers exactly like one that does not exist
 (404, same words), so ids cannot be probed. Writing needs read access: an upload
@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
 
 import anyio
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
@@ -28,15 +29,18 @@ from .. import ids
 from ..errors import InputError, NotFound, UnsupportedInput
 from ..ingest.extract import SUPPORTED_EXTENSIONS
 from ..ingest.sources import Metadata, ingest_bytes
+from ..ops.documents import remove_document, summary_json
 from ..records import Document, to_json
+from ..store import DocumentSummary
 from .answers import state_of
 from .auth import principals_of
 from .problems import Forbidden
-from .schemas import DocumentUpload, problem_responses
+from .schemas import DocumentList, DocumentUpload, problem_responses
 
 __all__ = ["readable", "router"]
 
 router = APIRouter()
+LIST_LIMIT = 500  # entries per page at most: one page is one bounded query
 _UPLOAD_FIELDS = ("source", "title", "license", "fetched_at", "kind", "process")
 
 
@@ -179,17 +183,77 @@ async def get_document(doc_id: str, request: Request) -> JSONResponse:
 @router.delete(
     "/v1/documents/{doc_id}",
     summary="Delete a document and all its versions",
+    description="The removal is recorded (when, by which principals, `reason`): stored "
+    "citations of the document then resolve `missing` with that note, for callers who "
+    "could read it. Same path as `tether documents rm`.",
     status_code=204,
     responses={204: {"description": "Deleted"}, **problem_responses(401, 404)},
 )
-async def delete_document(doc_id: str, request: Request) -> Response:
+async def delete_document(
+    doc_id: str,
+    request: Request,
+    reason: str | None = Query(None, max_length=500, description="Why it was removed (recorded)."),
+) -> Response:
     service = state_of(request)
     principals = principals_of(request.scope)
     store = service.tether.store
+    by = "service (" + ", ".join(principals) + ")"
 
     def delete() -> bool:
-        return readable(store.document(doc_id), principals) and store.delete_document(doc_id)
+        removed = remove_document(store, doc_id, by=by, reason=reason, principals=principals)
+        return removed is not None
 
     if not await anyio.to_thread.run_sync(delete):
         raise _not_found()
     return Response(status_code=204)
+
+
+def _cursor(entry: DocumentSummary) -> str:
+    key = json.dumps([entry.document.source, entry.document.doc_id], ensure_ascii=False)
+    return base64.urlsafe_b64encode(key.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def _after(cursor: str | None) -> tuple[str, str] | None:
+    if not cursor:
+        return None
+    try:
+        key = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (binascii.Error, ValueError) as exc:
+        raise InputError("not a cursor of this listing",
+                         hint="pass next_cursor from the previous page as it came") from exc
+    if not (isinstance(key, list) and len(key) == 2 and all(isinstance(k, str) for k in key)):
+        raise InputError("not a cursor of this listing",
+                         hint="pass next_cursor from the previous page as it came")
+    return key[0], key[1]
+
+
+@router.get(
+    "/v1/documents",
+    summary="The documents the caller may read, a page at a time",
+    description="Ordered by source. Each entry is the document's metadata with its current "
+    "`version`, `version_count`, `passage_count` and `ingested_at` (when the current "
+    "version was stored). `next_cursor` is null on the last page; pass it as `cursor` "
+    "for the next. Documents whose ACL lists none of the caller's principals are not "
+    "listed and not counted.",
+    responses={200: {"model": DocumentList, "description": "One page"},
+               **problem_responses(400, 401, 422)},
+)
+async def list_documents(
+    request: Request,
+    limit: int = Query(50, ge=1, le=LIST_LIMIT, description=f"Entries per page (1–{LIST_LIMIT})."),
+    cursor: str | None = Query(None, max_length=4096, description="`next_cursor` of the previous page."),
+) -> JSONResponse:
+    service = state_of(request)
+    principals = principals_of(request.scope)
+    after = _after(cursor)
+    store = service.tether.store
+
+    def read() -> dict[str, Any]:
+        # One extra row says whether another page follows.
+        rows = store.list_documents(principals, limit=limit + 1, after=after)
+        page = rows[:limit]
+        more = len(rows) > limit
+        return {"documents": [summary_json(e) for e in page],
+                "next_cursor": _cursor(page[-1]) if more else None}
+
+    return JSONResponse(await anyio.to_thread.run_sync(read))

@@ -15,6 +15,8 @@ from ..records import PUBLIC
 
 __all__ = [
     "AnswerRequest",
+    "DocumentEntry",
+    "DocumentList",
     "DocumentMeta",
     "DocumentUpload",
     "DocumentView",
@@ -123,6 +125,20 @@ class DocumentView(DocumentMeta):
     version: str = Field(description="The current version (sha256 of its text).")
     text: str = Field(description="The current version's text; passages are ranges of it.")
     passages: list[PassageRange]
+
+
+class DocumentEntry(DocumentMeta):
+    """A document as `GET /v1/documents` (and `tether documents list --json`) lists it."""
+
+    version: str = Field(description="The current version (sha256 of its text).")
+    version_count: int = Field(description="Stored versions, the current one included.")
+    passage_count: int = Field(description="Passages of the current version.")
+    ingested_at: str = Field(description="When the current version was stored (UTC).")
+
+
+class DocumentList(BaseModel):
+    documents: list[DocumentEntry] = Field(description="By source; only documents the caller may read.")
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last.")
 
 
 class SourcePassage(BaseModel):

@@ -19,6 +19,7 @@ from .protocols import (
     AuditLog,
     Collected,
     DocumentStore,
+    DocumentSummary,
     KeyStore,
     MetaStore,
     MetricsStore,
@@ -28,8 +29,8 @@ from .protocols import (
 )
 
 __all__ = [
-    "POSTGRES_SCHEMES", "ApiKey", "AuditLog", "Collected", "DocumentStore", "KeyStore", "MetaStore",
-    "MetricsStore", "PutResult", "ShadowLog", "Store", "is_postgres_url", "open_store",
+    "POSTGRES_SCHEMES", "ApiKey", "AuditLog", "Collected", "DocumentStore", "DocumentSummary",
+    "KeyStore", "MetaStore", "MetricsStore", "PutResult", "ShadowLog", "Store", "is_postgres_url", "open_store",
 ]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

@@ -20,8 +20,8 @@ from typing import Any, Protocol
 from ..records import Citation, Document, Hit, Passage, Version
 
 __all__ = [
-    "ApiKey", "AuditLog", "Collected", "DocumentStore", "KeyStore", "MetaStore", "MetricsStore",
-    "PutResult", "ShadowLog", "Store",
+    "ApiKey", "AuditLog", "Collected", "DocumentStore", "DocumentSummary", "KeyStore", "MetaStore",
+    "MetricsStore", "PutResult", "ShadowLog", "Store",
 ]
 
 PutResult = str  # "ingested" | "updated" | "unchanged"
@@ -34,6 +34,17 @@ class Collected:
     removed: int  # old versions no stored citation points at
     freed_bytes: int  # UTF-8 bytes of their text
     kept_cited: int  # old versions kept because a stored citation points at them
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSummary:
+    """A document as ``DocumentStore.list_documents`` lists it: its metadata and counts."""
+
+    document: Document
+    current_version: str
+    versions: int  # stored versions, the current one included
+    passages: int  # passages of the current version
+    ingested_at: str  # when the current version was stored (its ``created_at``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +84,18 @@ class DocumentStore(Protocol):
 
     def documents(self) -> list[Document]:
         """Every document (re-segmentation walks them)."""
+        ...
+
+    def list_documents(
+        self,
+        principals: Sequence[str] | None,
+        *,
+        limit: int,
+        after: tuple[str, str] | None = None,
+    ) -> list[DocumentSummary]:
+        """One page of the documents ``principals`` may read (``None``: all), ordered by
+        ``(source, doc_id)``; ``after`` is the ``(source, doc_id)`` of the previous page's
+        last entry (keyset paging: an entry removed meanwhile does not shift the pages)."""
         ...
 
     def version(self, doc_id: str, version: str | None = None) -> Version | None:
@@ -182,6 +205,10 @@ class KeyStore(Protocol):
 
     def principals_for(self, key_hash: str) -> tuple[str, ...] | None:
         """The principals of the key with this hash, ``None`` for no such key."""
+        ...
+
+    def key_for(self, key_hash: str) -> ApiKey | None:
+        """The key with this hash as listed (name and principals), ``None`` for none."""
         ...
 
 

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from ..records import Document, Passage, Version
 from .dialect import Dialect
-from .protocols import Collected, PutResult
+from .protocols import Collected, DocumentSummary, PutResult
 from .rows import document_from_row, passage_from_row, version_from_row
 
 __all__ = ["PASSAGE_COLUMNS", "Cursor", "SQLBase", "SQLDocuments", "indexed", "passage_values"]
@@ -164,6 +164,41 @@ class SQLDocuments(SQLBase):
 
     def documents(self) -> list[Document]:
         return [document_from_row(r) for r in self._select("SELECT * FROM documents ORDER BY source")]
+
+    def list_documents(
+        self,
+        principals: Sequence[str] | None,
+        *,
+        limit: int,
+        after: tuple[str, str] | None = None,
+    ) -> list[DocumentSummary]:
+        order = self.dialect.text_order  # byte order in both, so pages meet exactly
+        where, params = ["1=1"], []
+        if principals is not None:
+            clause, acl_params = self.dialect.acl_filter("d.acl", principals)
+            where.append(clause)
+            params += acl_params
+        if after is not None:
+            where.append(f"(d.source{order} > ? OR (d.source = ? AND d.doc_id{order} > ?))")
+            params += [after[0], after[0], after[1]]
+        rows = self._select(
+            "SELECT d.*,"
+            " (SELECT count(*) FROM versions v WHERE v.doc_id = d.doc_id) AS n_versions,"
+            " (SELECT count(*) FROM passages p WHERE p.doc_id = d.doc_id) AS n_passages,"
+            " (SELECT v.created_at FROM versions v"
+            "  WHERE v.doc_id = d.doc_id AND v.version = d.current_version) AS ingested_at"
+            f" FROM documents d WHERE {' AND '.join(where)}"
+            f" ORDER BY d.source{order}, d.doc_id{order} LIMIT ?",
+            [*params, max(0, limit)],
+        )
+        return [
+            DocumentSummary(
+                document=document_from_row(r), current_version=r["current_version"],
+                versions=int(r["n_versions"]), passages=int(r["n_passages"]),
+                ingested_at=r["ingested_at"] or "",
+            )
+            for r in rows
+        ]
 
     def version(self, doc_id: str, version: str | None = None) -> Version | None:
         if version is None:
