@@ -124,10 +124,13 @@ def test_other_gates_in_modes_are_ignored(settings):
 
 
 def test_support_overlap_is_read_from_settings():
-    sentence = "The committee approved the new harbour budget."
+    # Two of five claim words aligned: above the mention floor of a loose setting
+    # (0.5 x 0.5), below that of a strict one (0.9 x 0.5). No setting lets the
+    # unaccounted words ("new", "harbour", "plan") through as support.
+    sentence = "The committee approved the new harbour plan."
     passage = "The committee approved the budget."
     loose = check(sentence, passage, settings=Settings(support_overlap=0.5))
     strict = check(sentence, passage, settings=Settings(support_overlap=0.9))
-    assert loose.outcome == "supported"
-    assert strict.outcome != "supported"
+    assert loose.outcome == "mentioned"
+    assert strict.outcome == "unsupported"
     assert loose.score == strict.score

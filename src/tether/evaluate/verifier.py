@@ -82,6 +82,7 @@ def evaluate_pairs(
     n_not = counts["neutral"] + counts["contradiction"]
     supported_ent = confusion["entailment"]["supported"]
     supported_not = confusion["neutral"]["supported"] + confusion["contradiction"]["supported"]
+    supported_all = supported_ent + supported_not
     tpr = _ratio(supported_ent, n_ent)
     tnr = _ratio(n_not - supported_not, n_not)
     return {
@@ -89,6 +90,10 @@ def evaluate_pairs(
         "counts": {**counts, "non_entailed": n_not},
         "confusion": confusion,
         "balanced_accuracy": (tpr + tnr) / 2 if tpr is not None and tnr is not None else None,
+        # Precision first: the share of ``supported`` verdicts that are entailments.
+        "supported_precision": _ratio(supported_ent, supported_all),
+        "supported_count": supported_all,
+        "entailed_recall": tpr,
         "supported_rate_entailed": tpr,
         "rejected_rate_non_entailed": tnr,
         "contradiction_recall": _ratio(

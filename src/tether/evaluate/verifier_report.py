@@ -34,6 +34,15 @@ def render_text(result: Mapping[str, Any], *, title: str = "verifier") -> str:
             + str(counts[gold]).rjust(8)
         )  # fmt: skip
     lines.append("")
+    lines.append(
+        "supported precision   "
+        + _pct(result.get("supported_precision"), result.get("supported_count", 0),
+               "supported verdicts")
+    )
+    lines.append(
+        "entailed recall       "
+        + _pct(result.get("entailed_recall"), counts["entailment"], "entailed pairs")
+    )
     ba = result["balanced_accuracy"]
     lines.append(
         "balanced accuracy     "

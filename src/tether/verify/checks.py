@@ -26,7 +26,10 @@ __all__ = ["Names", "check_figures", "check_names", "check_years", "name_runs"]
 # (keys capitalised mid-sentence, keys written in lower case) over sentence and passage.
 Names = tuple[frozenset[str], frozenset[str]]
 # Capitalised words that open sentences without naming anything.
-_NOT_NAMES = STOPWORDS | frozenset("first second third last next then finally".split())
+_NOT_NAMES = STOPWORDS | frozenset(
+    "first second third last next then finally someone somebody something everyone "
+    "everybody anyone anybody".split()
+)
 # A slot must be predicted at least this firmly (one neighbour at the exact distance)
 # before a different name or figure there counts as a swap.
 _MIN_SLOT_SCORE = 3

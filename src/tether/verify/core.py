@@ -19,6 +19,7 @@ from ..config import Settings
 from ..errors import ConfigError
 from ..modes import MODES
 from ..records import OUTCOME_RANK, Outcome, Verdict
+from .account import Accounting, account
 from .align import Alignment, Finding, Window, align, best_windows
 from .checks import check_figures, check_names, check_years
 from .lexical import Prepared, find_verbatim, prepare, verbatim_form
@@ -141,14 +142,22 @@ def _judge(
         return Check("unsupported", round(cov, 4), None, (overlap,), "lexical")
     a = align(s, p, window)
     base: Outcome
-    unstated = _unstated_predicate(a) if cov >= threshold else None
+    acct = account(a) if cov >= threshold * CONTRADICTION_FLOOR else None
+    if acct is not None and acct.licensed:
+        # Words the premise licenses (a synonym, a hypernym it states) count as aligned.
+        cov = (len(window.matched) + len(acct.licensed)) / len(s.key_set)
+        overlap = f"overlap:{cov:.2f}"
+    unstated = _unstated_predicate(a, acct) if cov >= threshold else None
+    caps = acct.caps if acct is not None else ()
     if cov >= threshold and unstated is None:
         base = "supported"
     else:
         base = "mentioned" if _subject_present(a) else "unsupported"
     findings: list[Finding] = []
-    if cov >= threshold * CONTRADICTION_FLOOR:
+    if acct is not None:
         findings = _run_checks(a, gates)
+        if gates["contradiction"] != "off":
+            findings += acct.findings
         if cov < threshold:
             # Cue words cost no coverage, so a flipped "not" below the threshold is a
             # sentence that was never stated anyway; changed figures, years and names
@@ -158,10 +167,16 @@ def _judge(
     shadowed = [f for f in findings if gates[f.gate] == "shadow"]
     outcome, decider = _decide(base, enforced)
     would, _ = _decide(base, enforced + shadowed)
+    if caps:
+        # An unaccounted word, a changed relation word: at best mentioned, always on.
+        outcome, decider = _cap(outcome, decider, caps)
+        would, _ = _cap(would, None, caps)
     reasons = (overlap, *(f.reason for f in enforced), *("shadow:" + f.reason for f in shadowed))
     if unstated is not None:
         reasons = (*reasons, f"predicate:'{unstated}' is not stated by the passage")
         decider = decider or "predicate"
+    if caps and outcome != "contradicted":
+        reasons = (*reasons, *caps)
     span = None if outcome == "unsupported" else (a.start, a.end)
     return Check(
         outcome,
@@ -186,10 +201,11 @@ _HEDGES = frozenset(
 )
 
 
-def _unstated_predicate(a: Alignment) -> str | None:
+def _unstated_predicate(a: Alignment, acct: Accounting | None = None) -> str | None:
     """The word the claim's first copula or negation governs, when the passage
-    window lacks it."""
+    window lacks it (and does not license it)."""
     c = a.claim
+    licensed = acct.licensed if acct is not None else frozenset()
     for i, word in enumerate(c.low):
         if word not in _PREDICATE_CUES and not word.endswith("n't"):
             continue
@@ -199,7 +215,7 @@ def _unstated_predicate(a: Alignment) -> str | None:
                 continue
             if key.startswith("#"):
                 return None  # a figure: the figure check reads it
-            return None if key in a.matched else c.low[j]
+            return None if key in a.matched or key in licensed else c.low[j]
         return None
     return None
 
@@ -217,6 +233,13 @@ def _run_checks(a: Alignment, gates: Mapping[str, Mode]) -> list[Finding]:
     if gates["figures"] != "off":
         out += check_figures(a)
     return out
+
+
+def _cap(outcome: Outcome, decider: str | None, caps: tuple[str, ...]) -> tuple[Outcome, str | None]:
+    if outcome != "supported":
+        return outcome, decider
+    kind = caps[0].split(":", 1)[0]
+    return "mentioned", {"roles": "roles", "relation": "relation"}.get(kind, "lexicon")
 
 
 def _decide(base: Outcome, findings: list[Finding]) -> tuple[Outcome, str | None]:

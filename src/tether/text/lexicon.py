@@ -1,0 +1,336 @@
+"""Lexical relations between two English words, read from WordNet.
+
+The support test asks two questions of a claim word the premise does not repeat:
+does a premise word *license* it (the same lemma, a synonym, or a hypernym the
+premise states: "kids" from "children", "person" from "man", never "man" from
+"person"), and is it *exclusive* with a premise word in its slot (antonyms such as
+"increased"/"reduced", or co-hyponyms such as "man"/"woman", "bike"/"car")?
+
+The database is Princeton WordNet 3.0 in its own file format (Debian ``wordnet-base``
+installs it in ``/usr/share/wordnet``; ``TETHER_WORDNET`` or WordNet's own
+``WNSEARCHDIR`` name another folder). It is read lazily: an index line is found by
+binary search in the memory-mapped ``index.<pos>`` file and a synset by its byte
+offset in ``data.<pos>``, so opening costs nothing and a look-up a few seeks
+(docs/adr/0015-wordnet-lexicon.md). Without the database every relation is ``None``
+and only identical lemmas license each other: stricter, never looser.
+
+    >>> if available():
+    ...     print(relation("children", "kids"), relation("man", "person"),
+    ...           relation("person", "man"), relation("man", "woman"))
+    ... else:
+    ...     print("synonym hypernym None cohyponym")
+    synonym hypernym None cohyponym
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+__all__ = ["Relation", "available", "exclusive", "lemmas", "licenses", "relation", "wordnet_dir"]
+
+Relation = Literal["same", "synonym", "hypernym", "antonym", "cohyponym"]
+POS = ("n", "v", "a", "r")
+_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+_DIRS = ("/usr/share/wordnet", "/usr/local/share/wordnet", "/usr/share/wordnet-3.0/dict")
+
+# Only a word's most frequent senses speak for it (WordNet lists senses by frequency):
+# "dog" is an animal, not the rare sense in which it is a person.
+# The premise speaks through its first senses (one for hypernyms: "boy" is also an
+# informal word for a grown man, which must not make "a boy" into "a man"); the claim
+# word may be meant in any sense that fits.
+PREMISE_SENSES = 2
+HYPERNYM_SENSES = 1
+EXCLUSIVE_SENSES = 2
+CLAIM_SENSES = 64
+# How far up the premise's hypernyms a claim word may sit ("dog" → "animal" is 7).
+HYPERNYM_DEPTH = 8
+# Co-hyponyms share an ancestor this close (one side, the other) — man, woman → adult;
+# bicycle → wheeled vehicle ← car — and specific enough: at least ROOT_DEPTH levels
+# below the top of the hierarchy ("boy" and "kid" both under "person" are not exclusive).
+COHYPONYM_DEPTH = (2, 3)
+ROOT_DEPTH = 7
+
+# Morphy's detachment rules (WordNet's morph.c), per part of speech.
+_RULES = {
+    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+          ("shes", "sh"), ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+          ("ing", "e"), ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "r": (),
+}  # fmt: skip
+
+Synset = tuple[str, int]  # (part of speech, byte offset in data.<pos>)
+
+
+def wordnet_dir() -> Path | None:
+    """The folder holding the WordNet database files, or None."""
+    for name in ("TETHER_WORDNET", "WNSEARCHDIR"):
+        if value := os.environ.get(name):
+            return Path(value) if (Path(value) / "index.noun").is_file() else None
+    for d in _DIRS:
+        if (Path(d) / "index.noun").is_file():
+            return Path(d)
+    return None
+
+
+class _Database:
+    """The memory-mapped files of one WordNet folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.index = {p: self._map(root / f"index.{f}") for p, f in _FILES.items()}
+        self.data = {p: self._map(root / f"data.{f}") for p, f in _FILES.items()}
+        self.exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
+        for p, f in _FILES.items():
+            table: dict[str, tuple[str, ...]] = {}
+            exc = root / f"{f}.exc"
+            if exc.is_file():
+                for line in exc.read_text(encoding="latin-1").splitlines():
+                    parts = line.split()
+                    if len(parts) >= 2:
+                        table[parts[0]] = tuple(parts[1:])
+            self.exceptions[p] = table
+
+    @staticmethod
+    def _map(path: Path) -> mmap.mmap:
+        with path.open("rb") as fh:
+            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+
+    def index_line(self, pos: str, lemma: str) -> bytes | None:
+        """Binary search of the sorted ``index.<pos>`` (its licence lines start "  ")."""
+        mm, key = self.index[pos], lemma.encode("latin-1", "replace")
+        lo, hi = 0, len(mm)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            start = mm.rfind(b"\n", 0, mid) + 1
+            end = mm.find(b"\n", start)
+            end = len(mm) if end < 0 else end
+            line = mm[start:end]
+            word = line.split(b" ", 1)[0]
+            if line.startswith(b"  ") or word < key:
+                lo = end + 1
+            elif word == key:
+                return line
+            else:
+                hi = start
+        return None
+
+    def data_line(self, pos: str, offset: int) -> bytes:
+        mm = self.data[pos]
+        end = mm.find(b"\n", offset)
+        return mm[offset : len(mm) if end < 0 else end]
+
+
+@lru_cache(maxsize=1)
+def _db() -> _Database | None:
+    root = wordnet_dir()
+    if root is None:
+        return None
+    try:
+        return _Database(root)
+    except (OSError, ValueError):
+        return None
+
+
+def available() -> bool:
+    """Whether the WordNet database was found (see ``wordnet_dir``)."""
+    return _db() is not None
+
+
+@lru_cache(maxsize=65536)
+def _senses(lemma: str, pos: str) -> tuple[Synset, ...]:
+    db = _db()
+    line = db.index_line(pos, lemma) if db else None
+    if line is None:
+        return ()
+    parts = line.split()
+    n_ptr = int(parts[3])
+    synset_cnt = int(parts[2])
+    offsets = parts[4 + n_ptr + 2 : 4 + n_ptr + 2 + synset_cnt]
+    return tuple((pos, int(o)) for o in offsets)
+
+
+@lru_cache(maxsize=8192)
+def lemmas(word: str, pos: str) -> tuple[str, ...]:
+    """Base forms of ``word`` in WordNet as part of speech ``pos`` (morphy)."""
+    db = _db()
+    w = word.lower().replace(" ", "_")
+    if db is None or not w.isascii():
+        return ()
+    found: list[str] = []
+    if _senses(w, pos):
+        found.append(w)
+    for base in db.exceptions[pos].get(w, ()):
+        if base not in found and _senses(base, pos):
+            found.append(base)
+    for suffix, repl in _RULES[pos]:
+        if w.endswith(suffix) and len(w) > len(suffix) + 1:
+            base = w[: len(w) - len(suffix)] + repl
+            if base not in found and _senses(base, pos):
+                found.append(base)
+    if pos == "v" and not found and len(w) > 4 and w.endswith(("ing", "ed")):
+        # "running", "stopped": a doubled final consonant.
+        stem = w[:-3] if w.endswith("ing") else w[:-2]
+        if stem[-1] == stem[-2] and _senses(stem[:-1], pos):
+            found.append(stem[:-1])
+    return tuple(found)
+
+
+@lru_cache(maxsize=65536)
+def _record(synset: Synset) -> tuple[frozenset[str], tuple[tuple[str, Synset], ...]]:
+    """(lemmas, pointers) of one synset; a pointer is (symbol, target synset)."""
+    db = _db()
+    assert db is not None
+    parts = db.data_line(*synset).split()
+    n_words = int(parts[3], 16)
+    words = frozenset(w.decode("latin-1").lower().split("(")[0] for w in parts[4 : 4 + 2 * n_words : 2])
+    i = 4 + 2 * n_words
+    n_ptr = int(parts[i])
+    ptrs = []
+    for k in range(i + 1, i + 1 + 4 * n_ptr, 4):
+        pos = parts[k + 2].decode()
+        ptrs.append((parts[k].decode(), ("a" if pos == "s" else pos, int(parts[k + 1]))))
+    return words, tuple(ptrs)
+
+
+def _synsets(word: str, limit: int) -> dict[str, tuple[Synset, ...]]:
+    out: dict[str, tuple[Synset, ...]] = {}
+    for pos in POS:
+        found: list[Synset] = []
+        for lemma in lemmas(word, pos):
+            found += [s for s in _senses(lemma, pos)[:limit] if s not in found]
+        if found:
+            out[pos] = tuple(found)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _dominant(word: str) -> str | None:
+    """The part of speech with the most senses of ``word`` (ties: n, v, a, r)."""
+    best, count = None, 0
+    for pos in POS:
+        n = sum(len(_senses(lemma, pos)) for lemma in lemmas(word, pos))
+        if n > count:
+            best, count = pos, n
+    return best
+
+
+def _pointed(synset: Synset, symbols: tuple[str, ...]) -> list[Synset]:
+    return [t for sym, t in _record(synset)[1] if sym in symbols]
+
+
+_UP = ("@", "@i")
+
+
+@lru_cache(maxsize=16384)
+def _ancestors(synset: Synset, depth: int) -> dict[Synset, int]:
+    """Hypernyms up to ``depth`` levels, with the level each is first reached at."""
+    seen: dict[Synset, int] = {synset: 0}
+    frontier = [synset]
+    for level in range(1, depth + 1):
+        nxt = []
+        for s in frontier:
+            for t in _pointed(s, _UP):
+                if t not in seen:
+                    seen[t] = level
+                    nxt.append(t)
+        frontier = nxt
+    return seen
+
+
+@lru_cache(maxsize=16384)
+def _root_depth(synset: Synset) -> int:
+    """Levels from ``synset`` up to the top of its hierarchy (the shortest way)."""
+    frontier, seen = [synset], {synset}
+    for level in range(64):
+        nxt = [t for s in frontier for t in _pointed(s, _UP) if t not in seen]
+        if not nxt:
+            return level
+        seen.update(nxt)
+        frontier = nxt
+    return 64
+
+
+def _heads(synset: Synset) -> list[Synset]:
+    # An adjective satellite ("reduced") takes its antonyms from its head ("decreased").
+    return [synset, *_pointed(synset, ("&",))]
+
+
+@lru_cache(maxsize=65536)
+def relation(premise: str, claim: str) -> Relation | None:
+    """How ``claim`` stands to ``premise``: ``same`` (one lemma), ``synonym``,
+    ``hypernym`` (the premise word is a kind of the claim word), ``antonym``,
+    ``cohyponym`` (sisters under a close common hypernym), or None."""
+    p_word, c_word = premise.lower(), claim.lower()
+    if p_word == c_word:
+        return "same"
+    if _db() is None:
+        return None
+    for pos in POS:
+        if set(lemmas(p_word, pos)) & set(lemmas(c_word, pos)):
+            return "same"
+    # The premise word is read as its dominant part of speech: "bike" in "walking with
+    # a bike" is the noun, not the verb whose hypernym is "ride".
+    main = _dominant(p_word)
+    p_syn = {pos: v for pos, v in _synsets(p_word, PREMISE_SENSES).items() if pos == main}
+    c_syn = _synsets(c_word, CLAIM_SENSES)
+    shared = [pos for pos in p_syn if pos in c_syn]
+    for pos in shared:
+        if set(p_syn[pos]) & set(c_syn[pos]):
+            return "synonym"
+    for pos in shared:
+        targets = set(c_syn[pos])
+        if any(targets & _ancestors(s, HYPERNYM_DEPTH).keys() for s in p_syn[pos][:HYPERNYM_SENSES]):
+            return "hypernym"
+    c_main = _dominant(c_word)
+    # Adjectives keep their antonyms even where the noun has more senses ("white").
+    p_ex = {k: v for k, v in _synsets(p_word, EXCLUSIVE_SENSES).items() if k in (main, "a")}
+    c_ex = {k: v for k, v in _synsets(c_word, EXCLUSIVE_SENSES).items() if k in (c_main, "a")}
+    if _antonyms(p_ex, c_ex):
+        return "antonym"
+    for pos in ("n", "v"):
+        if pos in p_ex and pos in c_ex and _sisters(p_ex[pos], c_ex[pos]):
+            return "cohyponym"
+    return None
+
+
+def _antonyms(a: dict[str, tuple[Synset, ...]], b: dict[str, tuple[Synset, ...]]) -> bool:
+    near_b = {h for syns in b.values() for s in syns for h in _heads(s)}
+    near_b |= {t for syns in b.values() for s in syns for t in _pointed(s, _UP)}
+    for syns in a.values():
+        for s in syns:
+            for h in (*_heads(s), *_pointed(s, _UP)):
+                if near_b.intersection(_pointed(h, ("!",))):
+                    return True
+    return False
+
+
+def _sisters(a: tuple[Synset, ...], b: tuple[Synset, ...]) -> bool:
+    da, db_ = COHYPONYM_DEPTH
+    for x in a:
+        up_x = _ancestors(x, db_)
+        for y in b:
+            up_y = _ancestors(y, db_)
+            if x in up_y or y in up_x:
+                return False  # one is a kind of the other: not exclusive
+            for s, level in up_x.items():
+                other = up_y.get(s)
+                if s in (x, y) or other is None or min(level, other) > da:
+                    continue
+                if _root_depth(s) >= ROOT_DEPTH:
+                    return True
+    return False
+
+
+def licenses(premise: str, claim: str) -> bool:
+    """Whether a premise that says ``premise`` also says ``claim`` of the same thing."""
+    return relation(premise, claim) in ("same", "synonym", "hypernym")
+
+
+def exclusive(premise: str, claim: str) -> bool:
+    """Whether the two words cannot both hold of one thing (antonyms, co-hyponyms)."""
+    return relation(premise, claim) in ("antonym", "cohyponym")
