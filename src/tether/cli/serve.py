@@ -40,12 +40,25 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _log_access() -> None:
+    """The access log's lines go to stderr at once, whatever the root logger's level."""
+    from ..service.accesslog import ACCESS_LOGGER
+
+    handler = logging.StreamHandler()  # stderr, flushed per line
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    logger = logging.getLogger(ACCESS_LOGGER)
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
 @cli.command()
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port (0: any free port, printed on start).")
-@click.option("--access-log", is_flag=True, help="Log every request to stderr.")
+@click.option("--access-log", is_flag=True,
+              help="One line per request on stderr: method, path, status, ms, key name.")
 @click.pass_context
 def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: bool) -> None:
     """Serve answers over HTTP: SSE streams, verify, resolve, documents, /metrics."""
@@ -74,8 +87,12 @@ def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: 
         # Last, so a supervisor reading the output knows everything above is said.
         click.echo(f"tether: serving {tether.store.location} on http://{shown}:{bound}", err=True)
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        if access_log:
+            _log_access()
+        # uvicorn's own access lines are off: they are INFO under a WARNING server, and
+        # they cannot name the API key; the app's access log does (never the key itself).
         config = uvicorn.Config(
-            create_app(tether), log_level="warning", access_log=access_log,
+            create_app(tether, access_log=access_log), log_level="warning", access_log=False,
             timeout_graceful_shutdown=5, lifespan="off",
         )
         uvicorn.Server(config).run(sockets=[sock])

@@ -32,7 +32,9 @@ from ..errors import TetherError
 from ..facade import Tether
 from ..records import Answer
 from . import answers, documents, versions
+from .accesslog import AccessLogMiddleware
 from .answers import ServiceState
+from .apidocs import DOCS_PATHS, install_docs
 from .auth import AuthMiddleware, KeyRing
 from .limits import BodyLimitMiddleware, BodyTooLarge, body_limit_for
 from .metrics import CONTENT_TYPE, LatencyMiddleware, Metrics
@@ -158,16 +160,21 @@ def create_app(
     keys: KeyRing | None = None,
     metrics: Metrics | None = None,
     static_dir: Path | None = None,
+    access_log: bool = False,
 ) -> FastAPI:
-    """An ASGI app serving ``tether``; keys come from its store unless given."""
+    """An ASGI app serving ``tether``; keys come from its store unless given.
+
+    ``access_log``: one line per request on the ``tether.access`` logger (INFO).
+    """
     settings = settings or tether.settings
     metrics = metrics or Metrics()
+    ring = keys or KeyRing(tether.store)
     app = FastAPI(
         title="Tether",
         version=_version(),
         description="Answers from documents where every sentence is tied to the exact "
         "passage that supports it, or it is not shown.",
-        docs_url=None,  # the interactive docs load scripts from a CDN; the JSON is enough
+        docs_url=None,  # FastAPI's docs page loads scripts from a CDN; ours is apidocs
         redoc_url=None,
     )
     app.state.service = ServiceState(tether=tether, settings=settings, metrics=metrics)
@@ -179,6 +186,12 @@ def create_app(
     @app.get("/healthz", summary="Liveness (no key needed)", tags=["operations"])
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
+
+    @app.get("/v1/access", summary="Whether requests need an API key (no key needed)",
+             tags=["operations"])
+    async def access() -> dict[str, bool]:
+        # The web reader asks for a key before the first question when this is true.
+        return {"key_required": ring.required()}
 
     @app.get("/metrics", summary="Prometheus metrics", tags=["operations"],
              response_class=Response,
@@ -198,7 +211,12 @@ def create_app(
             return {"service": "tether", "version": app.version, "openapi": "/openapi.json"}
 
     app.add_middleware(BodyLimitMiddleware, limit_for=body_limit_for(settings))
-    app.add_middleware(AuthMiddleware, keys=keys or KeyRing(tether.store), page_files=frozenset(page_files))
+    install_docs(app)
+    # The docs page's files hold nothing from the collection (apidocs); /openapi.json needs a key.
+    open_reads = frozenset(page_files) | DOCS_PATHS
+    app.add_middleware(AuthMiddleware, keys=ring, page_files=open_reads)
     app.add_middleware(LatencyMiddleware, metrics=metrics)
+    if access_log:
+        app.add_middleware(AccessLogMiddleware)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app

@@ -6,7 +6,8 @@ which a caller cannot steer towards a match without already knowing a key.
 
 With no keys in the store the service is anonymous: every caller is ``public`` (and
 ``tether serve`` then binds loopback only). Once any key exists, every request except
-``/healthz`` and reads of the web page's own files needs ``Authorization: Bearer KEY``.
+``/healthz``, ``/v1/access`` and reads of the web page's own files and of the API docs
+page's (``/docs``) needs ``Authorization: Bearer KEY``.
 Keys are looked up per request, so a revoked key stops working at once, and a key added
 to a running anonymous server closes it to anonymous callers at once. Every
 authenticated caller also holds ``public``: public documents are readable by everyone.
@@ -25,9 +26,10 @@ from .problems import Unauthorized, problem, send_problem
 
 __all__ = ["AuthMiddleware", "KeyRing", "principals_of"]
 
-# Open without a key: liveness checks come from load balancers that carry none, and
-# the answer says nothing about the collection.
-OPEN_PATHS = frozenset({"/healthz"})
+# Open without a key: liveness checks come from load balancers that carry none, the
+# web reader asks /v1/access whether to ask for a key first, and neither answer says
+# anything about the collection.
+OPEN_PATHS = frozenset({"/healthz", "/v1/access"})
 _READS = frozenset({"GET", "HEAD"})
 
 
@@ -42,19 +44,23 @@ class KeyRing:
 
     def principals(self, authorization: str | None) -> tuple[str, ...]:
         """The caller's principals, or ``Unauthorized``."""
+        return self.identify(authorization)[1]
+
+    def identify(self, authorization: str | None) -> tuple[str | None, tuple[str, ...]]:
+        """(the key's name or ``None`` when anonymous, the caller's principals), or ``Unauthorized``."""
         if authorization is None:
             if not self.required():
-                return (PUBLIC,)
+                return None, (PUBLIC,)
             raise Unauthorized("this server needs an API key",
                                hint="send Authorization: Bearer KEY")
         scheme, _, key = authorization.partition(" ")
         key = key.strip()
         if scheme.lower() != "bearer" or not key:
             raise Unauthorized("the Authorization header must be 'Bearer KEY'")
-        found = self.store.principals_for(hash_key(key))
+        found = self.store.key_for(hash_key(key))
         if found is None:
             raise Unauthorized("unknown or revoked API key")
-        return tuple(dict.fromkeys((*found, PUBLIC)))
+        return found.name, tuple(dict.fromkeys((*found.principals, PUBLIC)))
 
 
 class AuthMiddleware:
@@ -79,12 +85,14 @@ class AuthMiddleware:
                 header = value.decode("latin-1")
                 break
         try:
-            principals = self.keys.principals(header)
+            key_name, principals = self.keys.identify(header)
         except Unauthorized as exc:
             status, body, headers = problem(exc)
             await send_problem(send, status, body, headers)
             return
-        scope.setdefault("state", {})["principals"] = principals
+        state = scope.setdefault("state", {})
+        state["principals"] = principals
+        state["key_name"] = key_name  # for the access log; the key itself is never kept
         await self.app(scope, receive, send)
 
 

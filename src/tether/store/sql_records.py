@@ -141,6 +141,11 @@ class SQLRecords(SQLBase):
         rows = self._select("SELECT principals FROM keys WHERE key_hash = ?", (key_hash,))
         return listed(rows[0]["principals"]) if rows else None
 
+    def key_for(self, key_hash: str) -> ApiKey | None:
+        rows = self._select("SELECT name, principals, created_at FROM keys WHERE key_hash = ?",
+                            (key_hash,))
+        return ApiKey(rows[0]["name"], listed(rows[0]["principals"]), rows[0]["created_at"]) if rows else None
+
 
 # Rows that belong to nothing: (query, what a row of it means). Each query returns
 # ``subject`` and ``n`` (and ``version`` where the message names one).
