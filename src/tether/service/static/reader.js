@@ -426,5 +426,22 @@ $("show-dropped").addEventListener("change", () => {
   if (state.answer) renderDropped(state.answer);
 });
 
+// When the server needs a key, ask for it before the first question, not after it fails.
+async function askForKeyFirst() {
+  if (currentKey()) return;
+  try {
+    const response = await fetch("/v1/access", { credentials: "omit", cache: "no-store" });
+    if (!response.ok) return; // a server without /v1/access: the first 401 asks instead
+    const access = await response.json();
+    if (access && access.key_required === true && !currentKey()) {
+      needKey({ hadKey: false, problem: {} });
+    }
+  } catch (_) {
+    // unreachable now: the first question says so
+  }
+}
+
 showKeyStatus();
-document.documentElement.dataset.ready = "true";
+askForKeyFirst().finally(() => {
+  document.documentElement.dataset.ready = "true";
+});
