@@ -43,6 +43,11 @@ class Settings:
     # a 100,000-page PDF or 100,000 nested <div>s costs time and memory, not text.
     max_pdf_pages: int = 2_000
     max_html_depth: int = 512
+    # PDF text drawn smaller than this many points (after every scaling) is dropped
+    # at extraction, like white-on-white or invisible text: no reader can read it, so
+    # no answer may quote it (planted text is set at 1-3 pt); fine print and footnote
+    # marks are 5-7 pt. 0 keeps every size.
+    min_pdf_text_pt: float = 4.0
     # A gzip-encoded HTML body or a PDF stream may inflate to at most this many times
     # the file's size (never less than 1 MiB, so small files are not refused): real
     # documents compress 3-20x; a decompression bomb, thousands of times.
@@ -99,6 +104,18 @@ class Settings:
     # 504 (or an ``error`` event mid-stream) and its work is stopped, so one slow
     # request cannot hold a worker thread for ever.
     request_timeout_s: float = 30.0
+    # HTTP service, original PDF pages (GET .../pages/{n}): pixels per PDF point of the
+    # rendered page. 1.5 (108 dpi) keeps body text legible beside the extracted text;
+    # the image is ~0.9 x 1.3 kpx for A4, tens of KB as PNG.
+    page_scale: float = 1.5
+    # ...and at most this many pixels per page image (the scale is lowered to fit): a
+    # page may declare any size (a 200-inch poster), and its bitmap is 3-4 bytes a pixel.
+    max_page_pixels: int = 8_000_000
+    # Folders (os.pathsep-separated) whose PDFs may be rendered; "" = any local file a
+    # document names as its source. Pages are rendered only from the document's own
+    # file:// source and only while it still extracts to the cited version (ADR 0014);
+    # set this on a server where untrusted callers can upload documents.
+    page_roots: str = ""
     # Optional model judge behind the lexical test: "" (none), "nli:DIR" (an ONNX NLI
     # cross-encoder in a local directory, tether[nli]), "openai:MODEL" or
     # "anthropic:MODEL" (an LLM judge through the generator settings' server). Its gate
@@ -121,7 +138,8 @@ class Settings:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
-           "max_decompression_ratio", "max_question_chars", "max_request_bytes")
+           "max_decompression_ratio", "max_question_chars", "max_request_bytes",
+           "max_page_pixels")
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -168,6 +186,8 @@ def load_settings(path: str | os.PathLike[str] | None = None, **overrides: Any) 
     settings = Settings(**values)
     if not 0.0 < settings.support_overlap <= 1.0:
         raise ConfigError("support_overlap must be in (0, 1]")
+    if not 0.0 < settings.page_scale <= 8.0:
+        raise ConfigError("page_scale must be in (0, 8]")
     for name in _LIMITS:  # a zero or negative limit would refuse everything, or nothing
         if getattr(settings, name) < 1:
             raise ConfigError(f"{name} must be at least 1, got {getattr(settings, name)}")

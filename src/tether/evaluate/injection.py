@@ -2,11 +2,11 @@
 
 Detection is observability only (DESIGN.md "Injection"); these figures say how well it
 observes. A planted instruction whose text is in the stored version text counts as
-detected when a passage overlapping it carries a flag. Instructions the extractor
-drops (HTML comments, hidden elements) never reach a passage; they count as detected
-when ingest raised ``hidden-html`` for their document (``IngestResult.flags``), a
-document-level flag that is not stored, so it is known only for stores built by the
-evaluation itself.
+detected when a passage overlapping it carries a flag. Text the extractor drops (HTML
+comments, hidden elements; PDF text no reader sees) never reaches a passage; it counts
+as detected when ingest raised ``hidden-html`` or ``hidden-pdf`` for its document
+(``IngestResult.flags``), a document-level flag that is not stored, so it is known only
+for stores built by the evaluation itself.
 """
 
 from __future__ import annotations
@@ -18,11 +18,14 @@ from typing import Any
 from ..ops.monitor import rate
 from ..records import Passage
 from ..store import Store
-from ..text.instructions import is_instruction_like
 from ..text.fold import loose_fold
+from ..text.instructions import is_instruction_like
 from .golden import Labels, Planted
 
 __all__ = ["detection_report", "leaks"]
+
+# The ingest flags that say extraction dropped hidden text from a document.
+_HIDDEN = ("hidden-html", "hidden-pdf")
 
 
 def leaks(text: str, *, forbid: Sequence[str] = (), planted: Sequence[str] = ()) -> list[str]:
@@ -66,7 +69,7 @@ def _instruction_row(
         flags = sorted({f for p in over for f in p.flags})
         channel = "passage"
     else:
-        flags = [f for f in ingest_flags if f == "hidden-html"]
+        flags = [f for f in ingest_flags if f in _HIDDEN]
         channel = "ingest" if text is not None else "missing"
     return {
         "path": planted.path,

@@ -41,6 +41,9 @@ class Extracted:
     # comments, hidden elements): no passage can carry them, so ingest reports them
     # on its result. Observability only; empty for formats without hidden text.
     hidden_flags: tuple[str, ...] = ()
+    # Text extraction dropped because no reader sees it, as (reason, pieces) pairs: PDF
+    # text drawn white on white, invisible, too small or off the page (``pdfvisible``).
+    dropped: tuple[tuple[str, int], ...] = ()
 
 
 class Extractor(Protocol):

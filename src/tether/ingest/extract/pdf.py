@@ -2,7 +2,10 @@
 
 A PDF without a text layer is refused (it needs OCR); encrypted files open only with
 an empty user password; whatever pypdf raises on a hostile file becomes a clear
-``ExtractionError``.
+``ExtractionError``. Text a reader cannot see (white on white, invisible render mode,
+under ``min_pdf_text_pt``, outside the crop box) is dropped while pypdf reads the page
+(``pdfvisible``); what was dropped is counted on ``Extracted.dropped`` and flagged
+``hidden-pdf`` (with the codes of any instruction-like text in it).
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from typing import Any
 from ...config import Settings
 from ...errors import ExtractionError, LimitExceeded, TetherError
 from ...records import Region
+from ...text.instructions import CODES, instruction_codes
 from .base import Extracted, cap_title
 from .limits import check_chars, inflate_cap
+from .pdfvisible import REASONS, Visibility
 from .sniff import PDF, clean
 
 __all__ = ["PDF_EXTRACTOR", "PdfExtractor"]
@@ -38,21 +43,63 @@ class PdfExtractor:
             )
         import pypdf
 
+        hidden = _Hidden()
         try:
             with _pypdf_limits(settings, len(data)):
-                pieces, regions, title = _read(data, settings, name)
+                pieces, regions, title = _read(data, settings, name, hidden)
         except TetherError:
             raise
         except Exception as exc:  # noqa: BLE001 - translated at the boundary
             raise _translate(exc, name) from exc
         if not pieces:
-            raise ExtractionError(
-                f"{name}: the PDF has no text layer (a scan or images only) and needs OCR",
-                hint="run OCR on it; an OCR transcript can be ingested with --kind transcribed",
-            )
+            raise _no_text(name, hidden)
         return Extracted(text="\n\n".join(pieces), media_type=PDF,
                          extractor=f"pypdf {pypdf.__version__}", regions=tuple(regions),
-                         title=title)
+                         title=title, hidden_flags=hidden.flags(),
+                         dropped=tuple((r, hidden.counts[r]) for r in REASONS
+                                       if hidden.counts.get(r)))
+
+
+class _Hidden:
+    """What the pages of one document dropped as unseen: counts by reason, and the text."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.text: list[str] = []
+
+    def add(self, seen: Visibility) -> None:
+        for reason, count in seen.dropped.items():
+            self.counts[reason] = self.counts.get(reason, 0) + count
+        if len(self.text) < 2_000:
+            self.text.extend(seen.dropped_text)
+
+    def flags(self) -> tuple[str, ...]:
+        """``hidden-pdf`` and the codes of the instruction-like text among what was dropped."""
+        if not self.counts:
+            return ()
+        found = instruction_codes(" ".join(self.text)[:200_000])
+        return ("hidden-pdf", *(code for code in CODES if code in found))
+
+
+def _no_text(name: str, hidden: _Hidden) -> ExtractionError:
+    if hidden.counts.get("invisible-render-mode"):
+        return ExtractionError(
+            f"{name}: the PDF's only text is invisible (render mode 3, as an OCR layer under "
+            "a scan is drawn): no reader sees it, so it is not taken as the document's text",
+            hint="ingest its OCR transcript as a transcribed document: extract the text, "
+            "then ingest it with --kind transcribed --process 'OCR: ...'",
+        )
+    if hidden.counts:
+        return ExtractionError(
+            f"{name}: the PDF's only text is drawn where no reader sees it "
+            f"({', '.join(sorted(hidden.counts))})",
+            hint="re-export the PDF with its text visible; min_pdf_text_pt sets the "
+            "smallest size kept",
+        )
+    return ExtractionError(
+        f"{name}: the PDF has no text layer (a scan or images only) and needs OCR",
+        hint="run OCR on it; an OCR transcript can be ingested with --kind transcribed",
+    )
 
 
 PDF_EXTRACTOR = PdfExtractor()
@@ -83,8 +130,11 @@ def _pypdf_limits(settings: Settings, size: int) -> Iterator[None]:
         yield
 
 
-def _read(data: bytes, settings: Settings, name: str) -> tuple[list[str], list[Region], str | None]:
-    """Page texts, their regions in the joined text, and the title (pypdf may raise anything)."""
+def _read(
+    data: bytes, settings: Settings, name: str, hidden: _Hidden
+) -> tuple[list[str], list[Region], str | None]:
+    """Page texts, their regions in the joined text, and the title (pypdf may raise anything);
+    the unseen text each page dropped goes to ``hidden``."""
     import pypdf
 
     reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
@@ -104,7 +154,7 @@ def _read(data: bytes, settings: Settings, name: str) -> tuple[list[str], list[R
     regions: list[Region] = []
     pos = 0
     for number, page in enumerate(reader.pages, start=1):
-        text = clean(page.extract_text()).strip()
+        text = clean(_page_text(page, settings, hidden)).strip()
         if not text:
             continue
         if pieces:
@@ -114,6 +164,46 @@ def _read(data: bytes, settings: Settings, name: str) -> tuple[list[str], list[R
         pos += len(text)
         check_chars(pos, settings, name)
     return pieces, regions, _pdf_title(reader)
+
+
+# The operators that can put text on a page (pypdf's own test): a page whose content
+# has none is not walked by the visibility tracker, as pypdf does not parse it either.
+_TEXT_OPERATORS = (b"Tj", b"TJ", b"Do", b"'", b'"')
+
+
+def _page_text(page: Any, settings: Settings, hidden: _Hidden) -> str:
+    """The text of ``page`` that a reader sees (pypdf's extraction, unseen text blanked)."""
+    contents = page.get_contents()
+    if contents is None:
+        return ""
+    data = contents.get_data()
+    if not any(op in data for op in _TEXT_OPERATORS):
+        return str(page.extract_text())
+    seen = Visibility(box=_box(page), min_size=settings.min_pdf_text_pt,
+                      images=_image_names(page))
+    text = page.extract_text(visitor_operand_before=seen)
+    hidden.add(seen)
+    return str(text)
+
+
+def _box(page: Any) -> tuple[float, float, float, float]:
+    """The crop box (pypdf falls back to the media box), corners in either order."""
+    try:
+        box = page.cropbox
+        xs, ys = (float(box.left), float(box.right)), (float(box.bottom), float(box.top))
+    except Exception:  # noqa: BLE001 - a broken box keeps everything: nothing is "outside"
+        return (-1e9, -1e9, 1e9, 1e9)
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _image_names(page: Any) -> frozenset[str]:
+    """Names of the page's image XObjects: text drawn over them is kept whatever its colour."""
+    try:
+        xobjects = page["/Resources"]["/XObject"].get_object()
+        return frozenset(str(k) for k, v in xobjects.items()
+                         if v.get_object().get("/Subtype") == "/Image")
+    except Exception:  # noqa: BLE001 - no (readable) XObjects: no images to know of
+        return frozenset()
 
 
 def _translate(exc: Exception, name: str) -> TetherError:
