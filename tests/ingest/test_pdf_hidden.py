@@ -202,3 +202,15 @@ def test_cli_ingest_reports_hidden_pdf_text_and_answers_from_the_visible_text(tm
     asked = _tether("ask", "What is the flash point of diesel?", "--db", db)
     assert asked.returncode == 0, asked.stderr
     assert "55 degrees" in asked.stdout and "999" not in asked.stdout
+
+
+def test_the_ingest_result_counts_what_was_dropped(tmp_path: Path):
+    from tether import Tether
+
+    (tmp_path / "diesel.pdf").write_bytes(_pdf(_tiny))
+    with Tether(tmp_path / "t.db", settings=Settings()) as t:
+        result, = t.ingest(tmp_path / "diesel.pdf")
+        assert result.status == "ingested"
+        assert result.dropped == (("tiny-text", 1),)
+        assert "hidden-pdf" in result.flags
+        assert "999" not in t.store.version(result.doc_id).text

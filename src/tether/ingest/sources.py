@@ -89,6 +89,9 @@ class IngestResult:
 
 def _today() -> str:
     return dt.datetime.now(dt.timezone.utc).date().isoformat()
+    # Text extraction dropped as unseen by a reader, (reason, pieces): PDF text drawn
+    # white on white, invisible, too small or off the page (flagged ``hidden-pdf``).
+    dropped: tuple[tuple[str, int], ...] = field(default_factory=tuple)
 
 
 def iter_files(paths: Sequence[str | Path]) -> Iterator[Path]:
@@ -232,3 +235,4 @@ def _ingest(
         chars=len(extracted.text),
         flags=tuple(sorted(flags)),
     )
+        dropped=extracted.dropped,
