@@ -234,5 +234,5 @@ def _ingest(
         passages=len(passages),
         chars=len(extracted.text),
         flags=tuple(sorted(flags)),
-    )
         dropped=extracted.dropped,
+    )
