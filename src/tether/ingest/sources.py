@@ -85,13 +85,13 @@ class IngestResult:
     chars: int = 0
     error: str | None = None
     flags: tuple[str, ...] = field(default_factory=tuple)
+    # Text extraction dropped as unseen by a reader, (reason, pieces): PDF text drawn
+    # white on white, invisible, too small or off the page (flagged ``hidden-pdf``).
+    dropped: tuple[tuple[str, int], ...] = field(default_factory=tuple)
 
 
 def _today() -> str:
     return dt.datetime.now(dt.timezone.utc).date().isoformat()
-    # Text extraction dropped as unseen by a reader, (reason, pieces): PDF text drawn
-    # white on white, invisible, too small or off the page (flagged ``hidden-pdf``).
-    dropped: tuple[tuple[str, int], ...] = field(default_factory=tuple)
 
 
 def iter_files(paths: Sequence[str | Path]) -> Iterator[Path]:
