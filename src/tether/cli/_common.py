@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -25,6 +26,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
     """Answers from your documents, every sentence tied to the passage that supports it."""
     ctx.obj = {"config": config_path, "debug": debug}
+    if not debug:
+        # The PDF reader logs what it repairs ("EOF marker not found") through Python's
+        # last-resort handler, straight to the terminal; a failed file is reported on
+        # one line of ours instead (``ingest --verbose`` shows what the reader said).
+        reader = logging.getLogger("pypdf")
+        if not any(isinstance(h, logging.NullHandler) for h in reader.handlers):
+            reader.addHandler(logging.NullHandler())
 
 
 def db_option(func: F) -> F:

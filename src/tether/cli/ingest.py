@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import warnings
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -17,11 +21,14 @@ from rich.progress import (
 
 from ..errors import InputError
 from ..ingest.sources import (
+    SKIP_REASONS,
     IngestResult,
     Metadata,
+    Skipped,
     ingest_file,
     iter_files,
     load_manifest,
+    manifest_failures,
 )
 from ..records import KINDS
 from ._common import cli, db_option, open_tether
@@ -41,6 +48,8 @@ from ._common import cli, db_option, open_tether
               help="Principals allowed to read (repeatable; default: public).")
 @click.option("--manifest", type=click.Path(dir_okay=False),
               help='JSON {"documents": [{"path", "source", "title", ...}]} with per-file metadata.')
+@click.option("--verbose", "-v", is_flag=True,
+              help="List each skipped path with its reason, and the PDF reader's warnings.")
 @click.pass_context
 def ingest(
     ctx: click.Context,
@@ -54,21 +63,27 @@ def ingest(
     process: str | None,
     acl: tuple[str, ...],
     manifest: str | None,
+    verbose: bool,
 ) -> None:
     """Ingest PATHS (.txt, .md, .html, .pdf files, or folders of them)."""
-    files = list(iter_files(paths))
-    if not files:
+    skipped: list[Skipped] = []
+    files = list(iter_files(paths, skipped))
+    entries = load_manifest(manifest) if manifest else {}
+    if manifest:  # the manifest is read, not skipped
+        skipped = [s for s in skipped if Path(s.path).resolve() != Path(manifest).resolve()]
+    results = manifest_failures(entries, paths)
+    if not files and not results:
         raise InputError(
-            "no ingestible files found in " + ", ".join(paths),
-            hint="supported: .txt .md .html .pdf",
+            "no ingestible files found in " + ", ".join(paths)
+            + (f" (skipped: {_skip_counts(skipped)})" if skipped else ""),
+            hint="supported: .txt .md .html .pdf; --verbose lists what was skipped",
         )
     if (source or title) and len(files) > 1:
         raise click.UsageError("--source and --title name one document; use --manifest for several")
     base = Metadata(source=source, title=title, license=license_, fetched_at=fetched_at,
                     kind=kind, process=process, acl=acl or Metadata().acl).validated()
-    entries = load_manifest(manifest) if manifest else {}
     err = Console(stderr=True)
-    results: list[IngestResult] = []
+    heard: list[tuple[str, str]] = []  # (path, what the PDF reader said)
     with open_tether(ctx, db, create=True) as tether, Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(),
         MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
@@ -78,16 +93,72 @@ def ingest(
         for path in files:
             progress.update(task, description=f"ingesting {path.name[:40]}")
             meta = base.merged(entries.get(Path(path).resolve(), {}))
-            results.append(ingest_file(tether.store, path, meta, settings=tether.settings))
+            with _library_warnings() as lines:
+                results.append(ingest_file(tether.store, path, meta, settings=tether.settings))
+            heard.extend((str(path), line) for line in dict.fromkeys(lines))
             progress.advance(task)
+    _report(results, skipped, heard if verbose else [], verbose=verbose)
     counts = Counter(r.status for r in results)
+    summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("ingested", "updated", "unchanged", "failed"))
+    chars = sum(r.chars for r in results)
+    why = f"{_skip_counts(skipped)}; " if skipped else ""
+    click.echo(f"{summary}, {len(skipped)} skipped ({why}{len(results)} files, {chars:,} characters"
+               f" of text) → {tether.store.location}")
+    if counts.get("failed"):
+        ctx.exit(1)
+
+
+def _report(
+    results: list[IngestResult],
+    skipped: list[Skipped],
+    heard: list[tuple[str, str]],
+    *,
+    verbose: bool,
+) -> None:
+    """One line on stderr per failure, flag and unreadable folder; under --verbose,
+    one per skipped path and per warning of the PDF reader."""
     for result in results:
         if result.status == "failed":
             click.echo(f"failed: {result.path}: {result.error}", err=True)
         elif result.flags:
             click.echo(f"flagged: {result.path}: instruction-like text ({', '.join(result.flags)})", err=True)
-    summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("ingested", "updated", "unchanged", "failed"))
-    chars = sum(r.chars for r in results)
-    click.echo(f"{summary} ({len(results)} files, {chars:,} characters of text) → {tether.store.location}")
-    if counts.get("failed"):
-        ctx.exit(1)
+    for skip in skipped:
+        if verbose or skip.reason == "unreadable folder":  # a folder unread is news
+            why = f"{skip.reason}: {skip.detail}" if skip.detail else skip.reason
+            click.echo(f"skipped: {skip.path} ({why})", err=True)
+    for path, line in heard:
+        click.echo(f"warning: {path}: {line}", err=True)
+
+
+def _skip_counts(skipped: list[Skipped]) -> str:
+    """``3 unsupported type, 1 hidden``, in the order of SKIP_REASONS."""
+    counts = Counter(s.reason for s in skipped)
+    return ", ".join(f"{counts[r]} {r}" for r in SKIP_REASONS if counts[r])
+
+
+class _Heard(logging.Handler):
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.lines = lines
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append("PDF reader: " + " ".join(record.getMessage().split()))
+
+
+@contextmanager
+def _library_warnings() -> Iterator[list[str]]:
+    """What the PDF reader logs or warns while one file is read, kept off the terminal
+    (the file's result already says whether it failed) and handed back for --verbose."""
+    lines: list[str] = []
+    logger = logging.getLogger("pypdf")
+    handler, propagate = _Heard(lines), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield lines
+        lines.extend(f"{w.category.__name__}: " + " ".join(str(w.message).split()) for w in caught)
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate

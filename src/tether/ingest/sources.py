@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -23,13 +24,16 @@ from .extract import SUPPORTED_SUFFIXES, extract_bytes, read_file
 from .segment import passage_spans, region_label
 
 __all__ = [
+    "SKIP_REASONS",
     "IngestResult",
     "Metadata",
+    "Skipped",
     "build_passages",
     "ingest_bytes",
     "ingest_file",
     "iter_files",
     "load_manifest",
+    "manifest_failures",
 ]
 
 
@@ -94,23 +98,101 @@ def _today() -> str:
     return dt.datetime.now(dt.timezone.utc).date().isoformat()
 
 
-def iter_files(paths: Sequence[str | Path]) -> Iterator[Path]:
+# Why a folder walk passes over an entry, in the order the ingest summary lists them.
+SKIP_REASONS = ("unsupported type", "hidden", "not a regular file", "unreadable folder")
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """An entry a folder walk passed over, and why (one of ``SKIP_REASONS``)."""
+
+    path: str
+    reason: str
+    detail: str = ""
+
+
+def iter_files(
+    paths: Sequence[str | Path], skipped: list[Skipped] | None = None
+) -> Iterator[Path]:
     """Files named directly, and supported files under folders (recursively, sorted,
-    hidden entries skipped). A missing path is an error before anything is written."""
+    hidden entries skipped). A missing path is an error before anything is written.
+
+    What a folder walk passes over (another type, hidden, a link to a folder, a FIFO,
+    a folder it cannot read) is appended to ``skipped`` when given, never lost."""
     resolved = [Path(p) for p in paths]
     for path in resolved:
         if not path.exists():
             raise InputError(f"no such file or folder: {path}")
+    note = skipped.append if skipped is not None else (lambda _: None)
     for path in resolved:
         if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                rel = child.relative_to(path)
-                if any(part.startswith(".") for part in rel.parts):
-                    continue
-                if child.is_file() and child.suffix.lower() in SUPPORTED_SUFFIXES:
-                    yield child
+            yield from _walk(path, note)
         else:
             yield path
+
+
+def _walk(root: Path, note: Callable[[Skipped], None]) -> list[Path]:
+    """The supported files under ``root``, sorted; every other entry goes to ``note``."""
+
+    def unreadable(exc: OSError) -> None:
+        note(Skipped(str(exc.filename or root), "unreadable folder", exc.strerror or str(exc)))
+
+    found: list[Path] = []
+    for top, folders, names in os.walk(root, onerror=unreadable):
+        here = Path(top)
+        kept = []
+        for name in sorted(folders):
+            child = here / name
+            if name.startswith("."):
+                note(Skipped(str(child), "hidden", "a folder, not walked"))
+            elif child.is_symlink():
+                note(Skipped(str(child), "not a regular file", "a link to a folder, not followed"))
+            else:
+                kept.append(name)
+        folders[:] = kept
+        for name in sorted(names):
+            child = here / name
+            skip = _skip_reason(child)
+            if skip is None:
+                found.append(child)
+            else:
+                note(Skipped(str(child), *skip))
+    return sorted(found)
+
+
+def _skip_reason(path: Path) -> tuple[str, str] | None:
+    if path.name.startswith("."):
+        return "hidden", ""
+    if not path.is_file():
+        return "not a regular file", "a broken link" if path.is_symlink() else "a FIFO, socket or device"
+    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+        return "unsupported type", path.suffix.lower() or "no extension"
+    return None
+
+
+def manifest_failures(
+    entries: dict[Path, dict[str, Any]], paths: Sequence[str | Path]
+) -> list[IngestResult]:
+    """A failed result for each manifest entry under ``paths`` whose file is missing:
+    the manifest promised a document that cannot be ingested."""
+    roots = [Path(p).resolve() for p in paths]
+    missing = sorted(
+        entry for entry in entries
+        if not entry.exists() and any(entry == r or r in entry.parents for r in roots)
+    )
+    return [
+        IngestResult(path=_shown(entry), status="failed",
+                     error="listed in the manifest, but there is no such file")
+        for entry in missing
+    ]
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working folder when it lies under it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def load_manifest(path: str | Path) -> dict[Path, dict[str, Any]]:
@@ -171,7 +253,9 @@ def ingest_file(store: Store, path: Path, meta: Metadata, *, settings: Settings)
             default_source=path.resolve().as_uri(), default_title=path.stem, settings=settings,
         )
     except TetherError as exc:
-        return IngestResult(path=str(path), status="failed", error=str(exc))
+        # Messages name the file they are about; the result already does, so once.
+        error = str(exc).removeprefix(f"{path}: ")
+        return IngestResult(path=str(path), status="failed", error=error)
 
 
 def ingest_bytes(
