@@ -39,8 +39,19 @@ from . import (  # noqa: E402,F401
 
 
 def _fail(message: str, code: int) -> None:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {_one_line(message)}", err=True)
     sys.exit(code)
+
+
+def _one_line(message: object) -> str:
+    """Errors are one line each: a multi-line message (a driver's) is joined up."""
+    return " ".join(str(message).split())
+
+
+def _is_store_failure(exc: Exception) -> bool:
+    """A database driver's own error (sqlite3, psycopg) that no store call translated:
+    a read-only file, a full disk, a dropped connection."""
+    return type(exc).__module__.split(".")[0] in {"sqlite3", "psycopg", "psycopg_pool"}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -71,4 +82,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users
         if debug:
             raise
+        if _is_store_failure(exc):  # a database refused mid-command: a store problem
+            _fail(f"the store failed: {_one_line(exc)}", 3)
         _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for details)", 70)

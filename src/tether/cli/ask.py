@@ -1,4 +1,12 @@
-"""``tether ask``: one question, or a JSON-lines batch answered in one process."""
+"""``tether ask``: one question, or a JSON-lines batch answered in one process.
+
+Exit status, so that a script can tell the outcomes apart without ``--json``:
+0 answered, 1 refused (no sentence survived the guard), 2 bad input or usage,
+3 the store failed, 5 the generator failed before any sentence was verified
+(unreachable model server, timeout, HTTP 5xx after retries). A batch (``--jsonl``)
+exits 0 once every line is written (each record says whether it was refused), or 5
+when the generator failed on some line.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +20,20 @@ from ..generate import Generator
 from ..generate.llm import LLM_GENERATORS
 from ..modes import parse_modes
 from ..pipeline import Done, Sentence
-from ..records import PUBLIC
+from ..records import PUBLIC, Answer
+from ..retrieve.calibrate import note_once
 from ..retrieve.search import check_question
 from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
 from .render import TextStream, answer_json
+
+ANSWERED, REFUSED, GENERATOR_FAILED = 0, 1, 5  # 2: InputError, 3: StoreError
+
+
+def exit_status(answer: Answer) -> int:
+    """0 answered, 1 refused, 5 the generator failed and nothing was verified."""
+    if not answer.refused:
+        return ANSWERED
+    return GENERATOR_FAILED if "generator_failure" in answer.trace else REFUSED
 
 
 def _principals(as_: tuple[str, ...]) -> list[str] | None:
@@ -43,6 +61,9 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
 @click.option("--model", metavar="NAME", default=None, help="Model for an LLM generator.")
 @click.option("--timeout", type=float, metavar="SECONDS", default=None,
               help="Give up on a silent model server after this long.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Print every note (an uncalibrated probe threshold) on every call, "
+                   "not only the first time for this store.")
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -56,37 +77,49 @@ def ask(
     base_url: str | None,
     model: str | None,
     timeout: float | None,
+    verbose: bool,
 ) -> None:
     """Answer QUESTION from the store, citing the passage behind every sentence.
 
     With --generator openai or anthropic a model drafts the answer (key from
     OPENAI_API_KEY or ANTHROPIC_API_KEY) and each sentence is shown as soon as the
-    guard has verified it.
+    guard has verified it. Exit status: 0 answered, 1 refused, 2 bad input, 3 store
+    failure, 5 generator failure (see the README).
     """
     if (question is None) == (jsonl is None):
         raise click.UsageError("give either a QUESTION or --jsonl FILE")
     modes = parse_modes(mode)  # a bad --mode fails before anything is read
     with open_tether(ctx, db) as tether:
         gen = _generator(tether, generator_name, base_url=base_url, model=model, timeout=timeout)
-        threshold = tether.probe_threshold()
-        if threshold.note:  # once per run, however many questions follow
-            click.echo(f"note: {threshold.note}", err=True)
         principals = _principals(as_)
         if jsonl is not None:
-            _ask_batch(tether, jsonl, principals, gen, modes)
-            return
+            items = _read_batch(tether, jsonl)  # every line checked before any note
+            _note(tether, verbose=verbose)
+            ctx.exit(_ask_batch(tether, items, principals, gen, modes))
         assert question is not None
+        check_question(question, max_chars=tether.settings.max_question_chars)
+        _note(tether, verbose=verbose)
         if as_json:
             answer = tether.ask(question, principals=principals, generator=gen, modes=modes)
             click.echo(answer_json(answer))
-            return
+            ctx.exit(exit_status(answer))
         # Human mode prints each sentence the moment it is verified, then the sources.
-        view = TextStream()
+        view, status = TextStream(), ANSWERED
         for event in tether.stream(question, principals=principals, generator=gen, modes=modes):
             if isinstance(event, Sentence):
                 click.echo(view.sentence(event.sentence), nl=False)
             elif isinstance(event, Done):
                 click.echo(view.done(event.answer))
+                status = exit_status(event.answer)
+    ctx.exit(status)
+
+
+def _note(tether: Tether, *, verbose: bool) -> None:
+    """The uncalibrated-threshold note: once per store, or every time with --verbose."""
+    threshold = tether.probe_threshold()
+    note = threshold.note if verbose else note_once(tether.store, threshold)
+    if note:
+        click.echo(f"note: {note}", err=True)
 
 
 def _generator(tether: Tether, name: str | None, **options: Any) -> Generator:
@@ -102,14 +135,8 @@ def _generator(tether: Tether, name: str | None, **options: Any) -> Generator:
     return tether.generator(name, **given)
 
 
-def _ask_batch(
-    tether: Tether,
-    path: str,
-    principals: list[str] | None,
-    gen: Generator | None = None,
-    modes: dict[str, str] | None = None,
-) -> None:
-    # Validate every line before answering any, so bad input produces no partial output.
+def _read_batch(tether: Tether, path: str) -> list[tuple[Any, str]]:
+    """Every line validated before any is answered, so bad input produces no partial output."""
     with open_input(path) as stream:
         items = []
         for number, obj in read_json_lines(stream):
@@ -122,6 +149,21 @@ def _ask_batch(
             except InputError as exc:
                 raise InputError(f"{where}: {exc}") from exc
             items.append((obj["id"], question))
+    return items
+
+
+def _ask_batch(
+    tether: Tether,
+    items: list[tuple[Any, str]],
+    principals: list[str] | None,
+    gen: Generator | None = None,
+    modes: dict[str, str] | None = None,
+) -> int:
+    """Answer each line; the exit status is 5 when the generator failed on some line."""
+    status = ANSWERED
     for item_id, question in items:
         answer = tether.ask(question, principals=principals, generator=gen, modes=modes)
         click.echo(answer_json(answer, id=item_id))
+        if exit_status(answer) == GENERATOR_FAILED:
+            status = GENERATOR_FAILED
+    return status

@@ -14,6 +14,8 @@ Which threshold applies (``resolve_threshold``):
    another ranking function's scores).
 2. The store's own calibration for its scorer (made by ``tether calibrate``).
 3. Otherwise ``probe.DEFAULT_THRESHOLD``, with a note saying it is uncalibrated.
+   ``note_once`` hands that note out once per store (it records that it did, in the
+   store's metadata), so a command line does not repeat it on every call.
 
     >>> choose_threshold([0.9, 0.8, 0.7], [0.2, 0.3], max_false_refusal=0.1)
     0.5
@@ -36,6 +38,7 @@ from .search import retrieve
 
 __all__ = [
     "META_PREFIX",
+    "NOTED_PREFIX",
     "Calibration",
     "Threshold",
     "calibrate",
@@ -43,12 +46,14 @@ __all__ = [
     "describe",
     "histogram",
     "load_calibration",
+    "note_once",
     "plot",
     "resolve_threshold",
     "save_calibration",
 ]
 
 META_PREFIX = "probe.threshold."
+NOTED_PREFIX = "probe.noted."  # + scorer: the note last shown for it
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +147,24 @@ def resolve_threshold(store: Store, settings: Settings) -> Threshold:
         f"the probe threshold {why} for scorer {store.scorer!r}; using the default "
         f"{DEFAULT_THRESHOLD:g} (run `tether calibrate LABELED.jsonl` to calibrate it)",
     )
+
+
+def note_once(store: Store, threshold: Threshold) -> str | None:
+    """The threshold's note if this store has not shown it yet, recording that it has.
+
+    A different note (an older calibration rather than none) is news and shown again.
+    A store that cannot record it (read-only) shows the note every time.
+    """
+    if threshold.note is None:
+        return None
+    key = NOTED_PREFIX + threshold.scorer
+    try:
+        if store.get_meta(key) == threshold.note:
+            return None
+        store.set_meta(key, threshold.note)
+    except Exception:  # noqa: BLE001 - any backend's write failure: say it, record nothing
+        pass
+    return threshold.note
 
 
 def save_calibration(store: Store, calibration: Calibration) -> None:
