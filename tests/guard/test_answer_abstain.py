@@ -22,7 +22,10 @@ def test_on_refuses_weak_retrieval_at_the_probe_without_generating(tether):
     assert [e.kind for e in events] == ["sources", "done"]
     answer = events[-1].data
     assert answer.refused and answer.refusal_layer == "probe"
-    assert "'shelf', 'life', 'dravex' occur nowhere in the collection" in answer.refusal_reason
+    assert answer.refusal_reason.startswith(
+        "no passage states the shelf life of Dravex gloves: 'shelf', 'life' and 'dravex' occur"
+        " nowhere in the collection"
+    )
     assert answer.probe.signal == "weak" and answer.probe.score < answer.probe.threshold
     assert answer.trace["probe"]["threshold_source"] == "default"
 
@@ -31,7 +34,8 @@ def test_on_refuses_an_empty_retrieval_at_the_probe(tether):
     answer = tether.ask(VELMONT)
     assert answer.probe.signal == "empty"
     assert (answer.refusal_layer, answer.refusal_reason) == (
-        "probe", "nothing in the collection matches the question"
+        "probe", "no passage answers “Who is the finance director of Velmont Holdings?”: "
+        "nothing in the collection matches the question"
     )
 
 
@@ -41,7 +45,10 @@ def test_on_refuses_a_neighbouring_fact_at_the_guard_and_shows_no_text(tether):
     answer = events[-1].data
     assert answer.refused and answer.sentences == ()
     assert answer.refusal_layer == "guard"
-    assert "'xanthrol', which no retrieved passage mentions" in answer.refusal_reason
+    assert answer.refusal_reason == (
+        "no passage states the Kestrel Board limit for xanthrol: none of the passages found"
+        " mentions 'xanthrol', so what they state is about something else"
+    )
     assert answer.trace["withheld"]  # what would have been shown, for the audit
 
 

@@ -61,14 +61,15 @@ def test_refusal_reasons_say_why():
     passages = ["The OASB limit for toluene is 50 ppm.", "Brisol was made in 1961."]
     assert check_answer("What is the OASB limit for xylene?",
                         [("The OASB limit for toluene is 50 ppm.", "")], passages=passages) == (
-        "the question is about 'xylene', which no retrieved passage mentions: "
-        "the supported sentences answer a neighbouring question"
+        "no passage states the OASB limit for xylene: none of the passages found mentions"
+        " 'xylene', so what they state is about something else"
     )
     assert check_answer("When was brisol first sold?", [("Brisol is a pale oil.", "")]) == (
-        "the question asks for a date and no supported sentence gives one"
+        "no passage answers “When was brisol first sold?”: the question asks for a date,"
+        " and the sentences found give none"
     )
     assert check_answer("When was Corvane made?", [("Brisol was made in 1961.", "")]) == (
-        "no supported sentence mentions 'Corvane'"
+        "no passage answers “When was Corvane made?”: the sentences found never mention 'Corvane'"
     )
     assert check_answer("When was Brisol made?", [("Brisol was made in 1961.", "")]) is None
     assert check_answer("Anything?", []) is None  # nothing to check: other layers refuse

@@ -93,7 +93,9 @@ def test_hidden_document_leaves_no_trace_and_metrics_count_the_refusal(tmp_path:
         assert done["refused"] and done["sentences"] == [] and done["dropped"] == []
         # The reason reads as for a subject nobody ingested: nothing says "filtered".
         unknown, _ = stream_answer(client, "Tell me about Zanzibar.")
-        assert done["refusal_reason"] == unknown[-1][1]["refusal_reason"]
+        # (Each reason names its own question: "no passage answers “Tell me about …”".)
+        unknown_reason = unknown[-1][1]["refusal_reason"].replace("Zanzibar", "Kestrel")
+        assert done["refusal_reason"] == unknown_reason
         assert done["refusal_layer"] == unknown[-1][1]["refusal_layer"] == "probe"
         with Tether(tmp_path / "acl.db", create=False) as tether:
             secret_id = next(d.doc_id for d in tether.store.documents() if d.source == FINANCE_SOURCE)

@@ -27,7 +27,7 @@ or None.
 
     >>> check_answer("When did Hervé fight the Turks?",
     ...              [("In the 1060s, Robert Crispin led the Normans against the Turks.", "")])
-    "no supported sentence mentions 'Hervé'"
+    "no passage answers “When did Hervé fight the Turks?”: the sentences found never mention 'Hervé'"
     >>> check_answer("When did Crispin fight the Turks?",
     ...              [("In the 1060s, Robert Crispin led the Normans against the Turks.", "")])
 """
@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import cast
 
 from ..judges.base import Judge, Judgement
+from ..text.asked import not_stated
 from ..text.terms import Term, content_terms, stem, stems
 from .answertype import answer_type, supplies
 
@@ -237,13 +238,15 @@ def check_answer(
     *,
     passages: Sequence[str] = (),
 ) -> str | None:
-    """Refusal reason when none of ``(sentence, context[, section])`` answers ``question``."""
+    """Refusal reason when none of ``(sentence, context[, section])`` answers ``question``:
+    what no passage states, then what the sentences found lack, in plain words."""
     if not sentences:
         return None
+    missing = not_stated(question)
     subject = absent_subject(question, passages)
     if subject:
-        return (f"the question is about {subject!r}, which no retrieved passage mentions: "
-                "the supported sentences answer a neighbouring question")
+        return (f"{missing}: none of the passages found mentions {subject!r}, so what they"
+                " state is about something else")
     terms = anchors(question, passages)
     lacks = []
     for text, context, *section in sentences:
@@ -253,9 +256,9 @@ def check_answer(
         return None
     kind = answer_type(question)
     if kind and all(str(why).startswith("gives no") for why in lacks):
-        return f"the question asks for a {kind} and no supported sentence gives one"
+        return f"{missing}: the question asks for a {kind}, and the sentences found give none"
     first = next(str(why) for why in lacks if not str(why).startswith("gives no"))
-    return "no supported sentence " + first.replace("does not mention", "mentions")
+    return f"{missing}: the sentences found never mention {first.removeprefix('does not mention ')}"
 
 
 def judge_answers(

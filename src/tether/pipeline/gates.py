@@ -29,6 +29,7 @@ from ..ops.monitor import Recheck, record_answer
 from ..records import Answer, AnswerSentence, Draft, Hit
 from ..retrieve.probe import probe_retrieved, steering_text
 from ..retrieve.search import retrieve
+from ..text.asked import not_stated
 from ..text.sentences import sentence_spans
 from .events import Sentence, Sources
 from .state import Engine, Grounds, Run, VersionTexts
@@ -91,9 +92,9 @@ def probe_gate(engine: Engine, run: Run) -> None:
     )
     run.lap("probe_ms")
     if report.signal != "ok" and run.abstain == "on":
-        run.refusal = ("probe", report.reason())
+        run.refusal = ("probe", report.reason(run.question))
     elif report.signal != "ok" and run.abstain == "shadow":
-        run.shadow.append(_would_refuse("probe", report.reason()))
+        run.shadow.append(_would_refuse("probe", report.reason(run.question)))
 
 
 def ground(engine: Engine, run: Run) -> Grounds:
@@ -274,15 +275,17 @@ def _refusal(run: Run) -> tuple[str, str] | None:
         return run.refusal
     if run.kept:
         return None
+    missing = not_stated(run.question)
     if not run.hits:
-        return "retrieval", "nothing in the collection matches the question"
+        return "retrieval", f"{missing}: nothing in the collection matches the question"
     if not run.drafts:
-        return "generator", "no retrieved passage contains a sentence that answers the question"
-    reason = f"none of the {len(run.drafts)} proposed sentences is supported by the retrieved passages"
+        return "generator", f"{missing}: the passages found hold no sentence that answers it"
+    reason = (f"{missing}: none of the {len(run.drafts)} proposed sentences is stated by"
+              " the passages found")
     withheld = sum(1 for d in run.dropped if d.reason)
     if withheld:
-        reason = (f"none of the {len(run.drafts)} proposed sentences is supported by original"
-                  f" text in the retrieved passages ({withheld} rest only on transcribed"
+        reason = (f"{missing}: none of the {len(run.drafts)} proposed sentences is stated by"
+                  f" original text in the passages found ({withheld} rest only on transcribed"
                   " or generated text, which quote_original_only withholds)")
     return "guard", reason
 

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import Hit, Probe
+from ..text.asked import not_stated
 from ..text.terms import content_terms, stems
 
 __all__ = [
@@ -97,22 +98,27 @@ class ProbeReport:
     def signal(self) -> str:
         return self.probe.signal
 
-    def reason(self) -> str:
-        """Why the probe is not ``ok``, in words a user can act on."""
+    def reason(self, question: str = "") -> str:
+        """Why the probe is not ``ok``, in words a user can act on: what no passage
+        states (when given the ``question``), then what the collection lacks."""
         p = self.probe
+        lead = f"{not_stated(question)}: " if question.strip() else ""
         if p.signal == "empty":
-            return "nothing in the collection matches the question"
+            return lead + "nothing in the collection matches the question"
+        score = f" (retrieval score {p.score:.2f}, below the {p.threshold:.2f} threshold)"
         if self.absent:
-            where = ", ".join(repr(w) for w in self.absent)
-            return (
-                f"retrieval is weak (score {p.score:.2f} < threshold {p.threshold:.2f}): "
-                f"{where} occur{'s' if len(self.absent) == 1 else ''} nowhere in the collection"
-            )
-        lacking = ", ".join(repr(w) for w in self.missing) or "most of the question"
-        return (
-            f"retrieval is weak (score {p.score:.2f} < threshold {p.threshold:.2f}): "
-            f"the best passage lacks {lacking}"
-        )
+            where = _listed(self.absent, "and")
+            verb = "occurs" if len(self.absent) == 1 else "occur"
+            return f"{lead}{where} {verb} nowhere in the collection{score}"
+        if not self.missing:
+            return f"{lead}the closest passage matches too little of the question{score}"
+        return f"{lead}the closest passage does not mention {_listed(self.missing, 'or')}{score}"
+
+
+def _listed(words: Sequence[str], conjunction: str) -> str:
+    """'a', 'b' and 'c' (quoted, as the question wrote them)."""
+    quoted = [repr(w) for w in words]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {conjunction} {quoted[-1]}"
 
 
 def probe_words(question: str) -> dict[str, str]:
