@@ -113,7 +113,7 @@ class Settings:
     max_page_pixels: int = 8_000_000
     # Folders (os.pathsep-separated) whose PDFs may be rendered; "" = any local file a
     # document names as its source. Pages are rendered only from the document's own
-    # file:// source and only while it still extracts to the cited version (ADR 0014);
+    # file:// source and only while it still extracts to the cited version (ADR 0018);
     # set this on a server where untrusted callers can upload documents.
     page_roots: str = ""
     # Optional model judge behind the lexical test: "" (none), "nli:DIR" (an ONNX NLI

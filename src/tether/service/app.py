@@ -31,7 +31,7 @@ from ..config import Settings
 from ..errors import TetherError
 from ..facade import Tether
 from ..records import Answer
-from . import answers, documents, versions
+from . import answers, documents, pages, versions
 from .accesslog import AccessLogMiddleware
 from .answers import ServiceState
 from .apidocs import DOCS_PATHS, install_docs
@@ -182,6 +182,7 @@ def create_app(
     app.include_router(answers.router)
     app.include_router(documents.router)
     app.include_router(versions.router)
+    app.include_router(pages.router)
 
     @app.get("/healthz", summary="Liveness (no key needed)", tags=["operations"])
     async def healthz() -> dict[str, str]:

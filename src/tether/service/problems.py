@@ -29,6 +29,7 @@ from ..errors import (
 
 __all__ = [
     "PROBLEM_JSON",
+    "Conflict",
     "Forbidden",
     "NotAvailable",
     "RequestTimeout",
@@ -59,6 +60,11 @@ class RequestTimeout(TetherError):
     """A request ran past ``request_timeout_s`` and its work was stopped (service only)."""
 
 
+class Conflict(TetherError):
+    """What the request needs is not in the state it asks for: a document's original
+    file is gone or no longer matches the stored version (service only)."""
+
+
 # Most specific first: the first class the error is an instance of decides.
 _STATUS: tuple[tuple[type[TetherError], int, str], ...] = (
     (Unauthorized, 401, "unauthorized"),
@@ -69,6 +75,7 @@ _STATUS: tuple[tuple[type[TetherError], int, str], ...] = (
     (InputError, 400, "input-error"),
     (ConfigError, 400, "config-error"),
     (Forbidden, 403, "forbidden"),
+    (Conflict, 409, "conflict"),
     (NotFound, 404, "not-found"),
     (AccessDenied, 404, "not-found"),
     (StoreError, 503, "store-error"),
@@ -82,6 +89,7 @@ _TITLES = {
     403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
+    409: "Conflict",
     413: "Content too large",
     415: "Unsupported media type",
     422: "Unprocessable content",
