@@ -11,6 +11,7 @@
 import {
   DERIVED_WORDS, KeyNeeded, ProblemError, api, clear, el, hostOf, isDerived, problemText, sourceNode,
 } from "./common.js";
+import { PageView } from "./pageview.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +29,7 @@ export class DocView {
     this.opener = null;
     this.controller = null;
     this.mark = null;
+    this.pages = new PageView(this.dialog);
     $("doc-close").addEventListener("click", () => this.close());
     $("doc-jump").addEventListener("click", () => this.showMark());
     this.dialog.addEventListener("close", () => this.closed());
@@ -57,6 +59,7 @@ export class DocView {
   reset() {
     this.close();
     for (const id of ["doc-sub", "doc-resolution", "doc-derived", "doc-meta", "doc-text"]) clear($(id));
+    this.pages.reset();
   }
 
   begin(opener, eyebrow, title) {
@@ -69,6 +72,7 @@ export class DocView {
     for (const id of ["doc-sub", "doc-resolution", "doc-meta", "doc-text", "doc-derived"]) clear($(id));
     $("doc-derived").hidden = true;
     $("doc-jump").hidden = true;
+    this.pages.reset();
     $("doc-text-label").textContent = "Document text";
     this.dialog.dataset.state = "loading";
     this.dialog.dataset.resolution = "";
@@ -275,6 +279,8 @@ export class DocView {
     $("doc-jump").hidden = false;
     this.dialog.dataset.state = "ready";
     this.showMark();
+    // The original page beside the text, for a PDF (after the text: it may take a moment).
+    if (this.controller) this.pages.show(doc, { ...at, kind }, this.controller.signal);
   }
 
   showMark() {
