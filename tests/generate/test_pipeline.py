@@ -67,11 +67,15 @@ def test_copied_sentence_is_kept_and_cited(tether: Tether, provider: str) -> Non
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_paraphrases(tether: Tether, provider: str) -> None:
-    close = "The exposure limit for Solvent X at work is 200 ppm for an eight-hour shift."
+    close = "For Solvent X the workplace exposure limit is 200 ppm over an eight-hour shift."
+    # The strict support test (ADR 0015) reads relation words: "for a shift" is not
+    # what the passage's "over a shift" binds, so that rewording is only mentioned.
+    reworded = "The exposure limit for Solvent X at work is 200 ppm for an eight-hour shift."
     loose = "Solvent X is only safe below 200 ppm."
-    result, _ = ask(tether, provider, f"{close} [1] {loose} [1]")
+    result, _ = ask(tether, provider, f"{close} [1] {reworded} [1] {loose} [1]")
     assert [s.text for s in result.sentences] == [close]
-    assert outcomes(result) == {loose: "contradicted"}  # "below 200" is not "200"
+    # "below 200" is not "200"
+    assert outcomes(result) == {reworded: "mentioned", loose: "contradicted"}
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
