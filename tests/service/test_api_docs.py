@@ -7,16 +7,13 @@ Content-Security-Policy violation (the page's policy is as strict as the reader'
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tether import Tether
 
-from .browser import CHROMIUM, require_browser
 from .conftest import add_key, serve_process
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
@@ -26,17 +23,6 @@ window.__csp = [];
 document.addEventListener('securitypolicyviolation',
   (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def _operations() -> list[tuple[str, str]]:

@@ -25,7 +25,7 @@ import pytest
 from tether import Tether, ids
 from tether.config import Settings
 
-from .browser import CHROMIUM, require_browser, visit
+from .browser import require_browser, visit
 from .conftest import SRC, add_key, bearer, serve_process
 
 FONT_PT = 11.0
@@ -391,17 +391,6 @@ def test_the_route_is_in_the_openapi_document(corpus, api_for):
 
 
 # -- the web reader -----------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from generate.fake_llm import FakeLLMServer, Reply, openai_stream, tokens
 
 from tether import Tether
 
-from .browser import CHROMIUM, FINISHED, require_browser, visit
+from .browser import FINISHED, require_browser, visit
 from .conftest import (
     FINANCE_SOURCE,
     add_key,
@@ -29,17 +29,6 @@ from .conftest import (
 )
 
 SECRET_MARKERS = ("osprey", "42 million", "ines varga", "march 2027", "kestrel acquisition memo")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -7,25 +7,10 @@ on a server without keys the form stays hidden.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import httpx
-import pytest
 
-from .browser import CHROMIUM, require_browser, visit
+from .browser import visit
 from .conftest import add_key, build_acl_store, serve_process
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def test_the_key_is_asked_for_before_the_first_question(browser, tmp_path):
