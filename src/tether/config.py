@@ -32,6 +32,11 @@ class Settings:
     passage_chars: int = 600
     # Passages retrieved per question; the guard only accepts support from these.
     top_k: int = 8
+    # Full alignments per sentence: over more passages than this (`tether verify`, POST
+    # /v1/verify, a large top_k), an index of rare shared words picks the candidates, so
+    # N sentences x M passages cost N x this many alignments, not N x M. 16 holds top_k=8
+    # passages and their 7 neighbour joins, so the guard's attribution is unchanged.
+    max_alignments: int = 16
     # The extractive generator stitches at most this many sentences together.
     max_sentences: int = 3
     # Files over this size are refused before they are read whole.
@@ -139,7 +144,7 @@ class Settings:
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
-           "max_page_pixels")
+           "max_page_pixels", "max_alignments")
 
 
 def _coerce(name: str, value: Any) -> Any:

@@ -34,3 +34,41 @@ def test_verify_jsonl_keeps_ids_order_and_ignores_unknown_keys():
     out = [json.loads(line) for line in run.out.splitlines()]
     assert [o["id"] for o in out] == ["x", 7]
     assert out[1]["sentences"][0]["outcome"] == "contradicted"
+
+
+def _many(n_sentences: int, n_passages: int) -> dict:
+    """Passages alike in their words (the hard case for a prefilter): a few shared
+    nouns and one rare tag each; sentences copy, change or miss them."""
+    nouns = ["pump", "hatch", "valve", "cylinder", "fan", "sump"]
+    passages = [{"id": f"p{i}", "text": f"The {nouns[i % 6]} at unit {i} was checked by fitter tag{i}x."}
+                for i in range(n_passages)]
+    sentences = []
+    for i in range(n_sentences):
+        j = (i * 7919) % n_passages
+        text = passages[j]["text"]
+        sentences.append(text if i % 2 == 0 else text.replace("checked", "replaced"))
+    return {"passages": passages, "sentences": sentences}
+
+
+def test_verify_cost_is_bounded_by_alignments_per_sentence_not_passages():
+    # 1,000 x 2,000 pairs: every pair aligned in full would take minutes; the index
+    # hands at most max_alignments candidates per sentence to the support test.
+    request = _many(1000, 2000)
+    run = run_tether("verify", stdin=json.dumps(request), timeout=90)
+    assert run.code == 0, run.err
+    results = json.loads(run.out)["sentences"]
+    assert len(results) == 1000
+    for i, result in enumerate(results):
+        if i % 2 == 0:  # the copy is found among 2,000 look-alikes
+            assert result["outcome"] == "supported", result
+            assert result["passage_id"] == f"p{(i * 7919) % 2000}"
+        else:  # a changed verb is stated by none of them
+            assert result["outcome"] in {"mentioned", "contradicted"}, result
+
+
+def test_verify_alignment_cap_below_one_is_a_clear_error(tmp_path):
+    (tmp_path / "tether.toml").write_text("max_alignments = 0\n", encoding="utf-8")
+    run = run_tether("verify", stdin=json.dumps(WATER), cwd=tmp_path)
+    assert run.code == 2
+    lines = [line for line in run.err.splitlines() if line.strip()]
+    assert lines[0] == "error: max_alignments must be at least 1, got 0", run.err

@@ -5,18 +5,30 @@ generator's hint only breaks ties), plus the join of neighbouring passages of th
 same version, for a sentence that straddles a passage edge. The best ``supported``
 evidence wins; without one, the most telling failure is reported (a contradiction
 says more than "not found").
+
+Cost is bounded (``max_alignments``): over more units than that, an inverted index of
+their content keys (built once per evidence list) names the candidates — the units
+holding the sentence's rarest keys, ranked by the rarity of the keys they share — and
+only those get the full test. A unit sharing no content key with the sentence can
+only come out ``unsupported`` at overlap 0, so skipping it changes nothing; a verbatim
+copy holds every key and ranks first. The exact result is kept for the units checked.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from ..config import Settings
 from ..records import OUTCOME_RANK, Document, Hit, Passage, Verdict
-from ..verify import Check, check
+from ..verify import Check, check, prepare_passage
 
-__all__ = ["Attribution", "Evidence", "attribute", "evidence_from_hits", "evidence_from_texts"]
+__all__ = [
+    "Attribution", "Evidence", "attribute", "candidates", "evidence_from_hits", "evidence_from_texts",
+]
 
 # Passages this close (in characters) count as neighbours: only whitespace between.
 _NEIGHBOUR_GAP = 4
@@ -79,8 +91,83 @@ def evidence_from_texts(passages: Mapping[str, str]) -> list[Evidence]:
     return [Evidence(key, text, 0) for key, text in passages.items()]
 
 
+_MARKERS = re.compile(r"\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
+# The candidate pool gathered from the rarest keys before ranking: this many times the
+# cap, so that ranking has a choice without touching every unit that shares a common word.
+_POOL_FACTOR = 8
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """Content key → the units holding it, for one evidence list."""
+
+    units: tuple[Evidence, ...]
+    keys: tuple[frozenset[str], ...]
+    postings: dict[str, set[int]]
+
+
+_last: list[_Index] = []  # the index of the latest evidence list (one request's)
+
+
+def _index_for(evidence: Sequence[Evidence]) -> _Index:
+    """The index of ``evidence``, built once while the same list is attributed against."""
+    cached = _last[0] if _last else None
+    if (
+        cached is not None
+        and len(cached.units) == len(evidence)
+        and all(a is b for a, b in zip(cached.units, evidence))
+    ):
+        return cached
+    keys = tuple(prepare_passage(unit.text).key_set for unit in evidence)
+    postings: dict[str, set[int]] = {}
+    for i, unit_keys in enumerate(keys):
+        for key in unit_keys:
+            postings.setdefault(key, set()).add(i)
+    index = _Index(tuple(evidence), keys, postings)
+    _last[:] = [index]
+    return index
+
+
+def candidates(
+    sentence: str, evidence: Sequence[Evidence], cap: int, hints: Sequence[str] = ()
+) -> list[int]:
+    """Positions (in order) of the units of ``evidence`` worth the full test for
+    ``sentence``: all of them up to ``cap``; else at most ``cap`` ranked by the rarity
+    of the content keys they share, plus the first unit and any hinted one (the
+    tie-breaks ``attribute`` applies, so the verdict is the one over every unit
+    whenever the best unit is among those checked)."""
+    if len(evidence) <= cap:
+        return list(range(len(evidence)))
+    index = _index_for(evidence)
+    wanted = prepare_passage(_MARKERS.sub(" ", sentence)).key_set
+    present = sorted((k for k in wanted if k in index.postings), key=lambda k: len(index.postings[k]))
+    chosen = {0} | {i for i, u in enumerate(evidence) if hints and _hinted(u, hints)}
+    if not present:
+        return sorted(chosen)
+    budget = cap * _POOL_FACTOR
+    # The core: units holding the rarest key, narrowed by the next rarest while too many.
+    core = index.postings[present[0]]
+    for key in present[1:]:
+        if len(core) <= budget:
+            break
+        core = (core & index.postings[key]) or core
+    pool = set(islice(core, budget))
+    for key in present[1:]:
+        if len(pool) >= budget:
+            break
+        pool.update(islice(index.postings[key], budget - len(pool)))
+    total = len(evidence)
+    weight = {k: math.log(1 + total / len(index.postings[k])) for k in present}
+    ranked = sorted(pool, key=lambda i: (-sum(weight[k] for k in wanted & index.keys[i]), i))
+    return sorted(chosen | set(ranked[:cap]))
+
+
+def _hinted(unit: Evidence, hints: Sequence[str]) -> bool:
+    return any(p.passage_id in hints for p in unit.passages) or unit.key in hints
+
+
 def _preference(result: Check, unit: Evidence, hints: Sequence[str]) -> tuple[int, float, int]:
-    hinted = any(p.passage_id in hints for p in unit.passages) or unit.key in hints
+    hinted = _hinted(unit, hints)
     return (OUTCOME_RANK[result.outcome], result.score, 1 if hinted else 0)
 
 
@@ -92,9 +179,11 @@ def attribute(
     hints: Sequence[str] = (),
     modes: Mapping[str, str] | None = None,
 ) -> Attribution:
-    """The best verdict for ``sentence`` over every unit of ``evidence``."""
+    """The best verdict for ``sentence`` over the units of ``evidence`` (all of them
+    up to ``settings.max_alignments``, else the candidates the index names)."""
     best: tuple[tuple[int, float, int], Check, Evidence] | None = None
-    for unit in evidence:
+    for position in candidates(sentence, evidence, settings.max_alignments, hints):
+        unit = evidence[position]
         result = check(sentence, unit.text, settings=settings, modes=modes)
         key = _preference(result, unit, hints)
         if best is None or key > best[0]:

@@ -1,0 +1,22 @@
+"""POST /v1/verify with many sentences and many passages (issue 16, item 3)."""
+
+from __future__ import annotations
+
+from tests.cli.test_verify_cli import _many
+
+
+def test_ten_thousand_by_ten_thousand_is_refused_by_the_body_limit(demo_tether, client_for):
+    response = client_for(demo_tether).post("/v1/verify", json=_many(10_000, 10_000))
+    assert response.status_code == 413
+    assert response.headers["content-type"] == "application/problem+json"
+    assert "larger than the limit" in response.json()["detail"]
+
+
+def test_many_sentences_by_many_passages_answer_within_the_request_timeout(demo_tether, client_for):
+    # 1,000 x 2,000 pairs in full would overrun request_timeout_s (504); the index keeps
+    # each sentence to max_alignments alignments.
+    response = client_for(demo_tether).post("/v1/verify", json=_many(1000, 2000))
+    assert response.status_code == 200, response.text
+    results = response.json()["sentences"]
+    assert [r["outcome"] for r in results[::2]] == ["supported"] * 500
+    assert results[2]["passage_id"] == f"p{(2 * 7919) % 2000}"

@@ -1,0 +1,112 @@
+"""SICK-style pairs of our own, from demo-corpus sentences: one table per class.
+
+Each class of false support the issue names (a substituted word, reversed roles, a
+changed relation word, an added detail) gets a table of claim / premise / outcome.
+A substitution the lexicon knows to be exclusive (an antonym, a co-hyponym such as
+man/woman) is ``contradicted``; one it cannot rule out is ``mentioned``. None may
+come out ``supported``. The untouched sentence is the control: it stays supported.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.config import Settings
+from tether.verify import check
+
+HATCH = "Two fitters opened an inspection hatch to clear a blocked pump."
+ESCAPE = "People escaping a chlorine release move upwind and uphill."
+TREATED = "Two workers were treated for eye irritation and released the same day."
+STORED = "Chlorine cylinders are stored upright and chained, away from ammonia cylinders and fuel gases."
+SPRAYED = "Water is never sprayed directly onto a leaking chlorine cylinder."
+GAS = "Hydrogen sulfide that had built up under the hatch was released into the pump house."
+EVACUATED = "The supervisor evacuated the workers from the pump house."
+CLOSED = "The fitters closed the hatch before the inspector arrived."
+FAN = "The sump ventilation fan had been switched off for 3 days for repairs."
+CLEANING = "A man is cleaning the chlorine cylinder."
+
+SETTINGS = Settings()
+
+
+def _outcome(claim: str, premise: str) -> tuple[str, tuple[str, ...]]:
+    result = check(claim, premise, settings=SETTINGS)
+    return result.outcome, result.reasons
+
+
+@pytest.mark.parametrize("premise", [HATCH, ESCAPE, TREATED, STORED, SPRAYED, GAS, EVACUATED, CLOSED, FAN])
+def test_the_untouched_sentence_is_supported(premise):
+    assert _outcome(premise, premise)[0] == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise", "outcome"),
+    [
+        # exclusive: antonyms and co-hyponyms
+        ("Two fitters closed an inspection hatch to clear a blocked pump.", HATCH, "contradicted"),
+        ("People escaping a chlorine release move downwind and uphill.", ESCAPE, "contradicted"),
+        ("A woman is cleaning the chlorine cylinder.", CLEANING, "contradicted"),
+        # not known to be exclusive: stated by no one, so mentioned
+        ("Two welders opened an inspection hatch to clear a blocked pump.", HATCH, "mentioned"),
+        ("Two fitters opened an inspection door to clear a blocked pump.", HATCH, "mentioned"),
+        ("Two fitters opened an inspection hatch to clear a blocked valve.", HATCH, "mentioned"),
+        ("Two fitters opened an inspection hatch to clear a broken pump.", HATCH, "mentioned"),
+        ("Two workers were treated for skin irritation and released the same day.", TREATED, "mentioned"),
+        ("Chlorine cylinders are stored upright and chained, away from ammonia cylinders and fuel tanks.",
+         STORED, "mentioned"),
+    ],
+)
+def test_one_word_substituted(claim, premise, outcome):
+    got, reasons = _outcome(claim, premise)
+    assert got == outcome, reasons
+    assert any(r.startswith("substitution:") for r in reasons), reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise"),
+    [
+        ("The workers evacuated the supervisor from the pump house.", EVACUATED),
+        ("The inspector closed the hatch before the fitters arrived.", CLOSED),
+        ("The hatch opened two fitters.", HATCH),
+    ],
+)
+def test_roles_reversed(claim, premise):
+    got, reasons = _outcome(claim, premise)
+    assert got == "contradicted", reasons
+    assert any(r.startswith("roles:") for r in reasons), reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise", "outcome"),
+    [
+        # exclusive relation words
+        ("Water is never sprayed directly off a leaking chlorine cylinder.", SPRAYED, "contradicted"),
+        ("Hydrogen sulfide that had built up over the hatch was released into the pump house.", GAS,
+         "contradicted"),
+        ("The sump ventilation fan had been switched on for 3 days for repairs.", FAN, "contradicted"),
+        # a different relation, not known to be exclusive
+        ("Hydrogen sulfide that had built up under the hatch was released from the pump house.", GAS,
+         "mentioned"),
+        ("Chlorine cylinders are stored upright and chained, near ammonia cylinders and fuel gases.",
+         STORED, "mentioned"),
+    ],
+)
+def test_relation_word_changed(claim, premise, outcome):
+    got, reasons = _outcome(claim, premise)
+    assert got == outcome, reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise", "added"),
+    [
+        ("Two fitters opened an inspection hatch at night to clear a blocked pump.", HATCH, "night"),
+        ("People escaping a chlorine release move upwind and uphill in the rain.", ESCAPE, "rain"),
+        ("Two workers were treated for eye irritation at the hospital and released the same day.",
+         TREATED, "hospital"),
+        ("The supervisor evacuated the workers from the old pump house.", EVACUATED, "old"),
+        ("Two young fitters opened an inspection hatch to clear a blocked pump.", HATCH, "young"),
+    ],
+)
+def test_added_detail(claim, premise, added):
+    got, reasons = _outcome(claim, premise)
+    assert got == "mentioned", reasons
+    assert f"added:'{added}' is not stated by the passage" in reasons
