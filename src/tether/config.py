@@ -105,6 +105,13 @@ class Settings:
     # questions and verify requests are small, so a large body is a mistake or abuse.
     # Document uploads may be up to max_file_bytes on top of this.
     max_request_bytes: int = 1024 * 1024
+    # JSON requests (HTTP bodies, `tether verify`/`resolve`/`ask --jsonl` input) nested
+    # deeper than this, or holding a number longer than this many characters, are bad
+    # input (400 / exit 2), refused before decoding: the deepest real request is 4
+    # levels and its numbers are offsets and scores, while 200,000 levels exhaust the
+    # decoder's recursion and a 100,000-digit number costs quadratic time to convert.
+    max_json_depth: int = 64
+    max_json_number_chars: int = 100
     # HTTP service: a request still running after this many seconds is answered with
     # 504 (or an ``error`` event mid-stream) and its work is stopped, so one slow
     # request cannot hold a worker thread for ever.
@@ -144,7 +151,7 @@ class Settings:
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
-           "max_page_pixels", "max_alignments")
+           "max_json_depth", "max_json_number_chars", "max_page_pixels", "max_alignments")
 
 
 def _coerce(name: str, value: Any) -> Any:

@@ -19,7 +19,8 @@ from tether.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
-          "max_decompression_ratio", "max_question_chars", "max_request_bytes")
+          "max_decompression_ratio", "max_question_chars", "max_request_bytes",
+          "max_json_depth", "max_json_number_chars")
 ARTICLE = "<p>Nitrile gloves resist most solvents for short contact with splashes.</p>"
 
 

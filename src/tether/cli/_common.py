@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ import click
 from ..config import default_db_path, load_settings
 from ..errors import InputError
 from ..facade import Tether
+from ..text.jsonin import loads_strict
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,17 +51,48 @@ def open_tether(ctx: click.Context, db: str | None, *, create: bool = False) -> 
 
 def read_json_lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """Numbered JSON objects, one per non-blank line; a bad line is an InputError."""
-    for number, line in enumerate(stream, 1):
+    number = 0
+    lines = iter(stream)
+    while True:
+        try:
+            line = next(lines)
+        except StopIteration:
+            return
+        except UnicodeDecodeError as exc:
+            raise InputError(f"line {number + 1}: not valid UTF-8") from exc
+        number += 1
         if not line.strip():
             continue
         yield number, parse_json_object(line, where=f"line {number}")
 
 
-def parse_json_object(text: str, *, where: str) -> dict[str, Any]:
+def read_text(stream: IO[str], *, where: str = "stdin") -> str:
+    """All of ``stream``; bytes that are not UTF-8 are bad input, not a crash."""
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+        return stream.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{where}: not valid UTF-8 (byte at offset {exc.start})") from exc
+
+
+def _json_limits() -> tuple[int, int]:
+    """``max_json_depth`` and ``max_json_number_chars`` of this command's settings."""
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    if not isinstance(obj, dict):
+        settings = load_settings()
+        return settings.max_json_depth, settings.max_json_number_chars
+    if "json_limits" not in obj:
+        settings = load_settings(obj.get("config"))
+        obj["json_limits"] = (settings.max_json_depth, settings.max_json_number_chars)
+    limits: tuple[int, int] = obj["json_limits"]
+    return limits
+
+
+def parse_json_object(text: str, *, where: str) -> dict[str, Any]:
+    """One JSON object, decoded strictly (``tether.text.jsonin``): invalid UTF-8, an
+    unpaired surrogate, deep nesting or a huge number is an InputError (exit 2)."""
+    depth, number_chars = _json_limits()
+    value = loads_strict(text, where=where, max_depth=depth, max_number_chars=number_chars)
     if not isinstance(value, dict):
         raise InputError(f"{where}: expected a JSON object, got {type(value).__name__}")
     return value

@@ -15,7 +15,14 @@ import click
 from ..errors import InputError
 from ..ops.cite import Resolution, citation_from_json
 from ..records import Citation, to_json
-from ._common import cli, db_option, open_tether, parse_json_object, read_json_lines
+from ._common import (
+    cli,
+    db_option,
+    open_tether,
+    parse_json_object,
+    read_json_lines,
+    read_text,
+)
 from .render import json_line
 
 
@@ -77,7 +84,7 @@ def resolve(
             for extra, citation in items:
                 click.echo(_line(tether.resolve(citation, principals=principals), **extra))
             return
-        text = stdin.read()
+        text = read_text(stdin)
         if not text.strip():
             raise InputError("no citation JSON on stdin",
                              hint="pipe one citation from ask --json, or use --jsonl / --trace")

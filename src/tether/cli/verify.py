@@ -11,7 +11,7 @@ import click
 from ..config import load_settings
 from ..errors import InputError
 from ..facade import verify_answer
-from ._common import cli, parse_json_object, read_json_lines, require
+from ._common import cli, parse_json_object, read_json_lines, read_text, require
 from .render import json_line
 
 
@@ -57,7 +57,7 @@ def verify(ctx: click.Context, jsonl: bool) -> None:
             result = verify_answer(settings=settings, **request)
             click.echo(json_line({"id": item_id, "sentences": result}))
         return
-    text = stdin.read()
+    text = read_text(stdin)
     if not text.strip():
         raise InputError("no JSON on stdin", hint='pipe {"passages": [...], "sentences": [...]} in')
     request = _verify_request(parse_json_object(text, where="stdin"), where="stdin")

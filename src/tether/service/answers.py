@@ -26,6 +26,7 @@ from ..facade import Tether, verify_answer
 from ..pipeline import Done, Event, Sentence, Sources
 from ..records import Hit, to_json
 from .auth import principals_of
+from .jsonbody import StrictJSONRoute
 from .metrics import Metrics
 from .problems import NotAvailable, RequestTimeout, problem, problem_body
 from .schemas import AnswerRequest, VerifyRequest, problem_responses
@@ -34,7 +35,7 @@ from .sse import EventStreamResponse, Pump, StoppableGenerator, format_event
 __all__ = ["ServiceState", "parse_modes", "router", "source_payload"]
 
 log = logging.getLogger("tether.service")
-router = APIRouter()
+router = APIRouter(route_class=StrictJSONRoute)  # JSON bodies decoded strictly (jsonbody)
 
 @dataclass
 class ServiceState:

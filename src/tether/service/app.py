@@ -21,11 +21,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, TypeAdapter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request as StarletteRequest
 from starlette.responses import FileResponse
+from starlette.routing import Match
 
 from ..config import Settings
 from ..errors import TetherError
@@ -36,6 +37,7 @@ from .accesslog import AccessLogMiddleware
 from .answers import ServiceState
 from .apidocs import DOCS_PATHS, install_docs
 from .auth import AuthMiddleware, KeyRing
+from .jsonbody import BadBody
 from .limits import BodyLimitMiddleware, BodyTooLarge, body_limit_for
 from .metrics import CONTENT_TYPE, LatencyMiddleware, Metrics
 from .problems import PROBLEM_JSON, problem, problem_body
@@ -71,6 +73,24 @@ def _problem_response(status: int, body: dict[str, Any], headers: dict[str, str]
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
+def _slash_twin(request: Request) -> str | None:
+    """The request's path with its trailing slash toggled, as a relative URL, when a
+    route answers there: Starlette's own redirect builds an absolute URL from the
+    request's ``Host`` header, which a client chooses (``redirect_slashes`` is off)."""
+    path: str = request.scope["path"]
+    if path == "/":
+        return None
+    other = path[:-1] if path.endswith("/") else path + "/"
+    if other.startswith("//"):  # "//host/..." would be read as another host
+        return None
+    scope = {**request.scope, "path": other}
+    if not any(route.matches(scope)[0] != Match.NONE for route in request.app.router.routes):
+        return None
+    query: str = request.scope.get("query_string", b"").decode("latin-1")
+    root: str = request.scope.get("root_path", "")
+    return root + other + (f"?{query}" if query else "")
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     async def tether_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TetherError)
@@ -89,8 +109,12 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        twin = _slash_twin(request) if exc.status_code == 404 else None
+        if twin is not None:
+            return RedirectResponse(twin, status_code=307)
         slug = "limit-exceeded" if isinstance(exc, BodyTooLarge) else "http-error"
-        body = problem_body(exc.status_code, slug, str(exc.detail))
+        slug = "input-error" if isinstance(exc, BadBody) else slug
+        body = problem_body(exc.status_code, slug, str(exc.detail), hint=getattr(exc, "hint", None))
         return _problem_response(exc.status_code, body, dict(exc.headers or {}))
 
     async def internal_error(request: Request, exc: Exception) -> Response:
@@ -175,6 +199,7 @@ def create_app(
         description="Answers from documents where every sentence is tied to the exact "
         "passage that supports it, or it is not shown.",
         docs_url=None,  # FastAPI's docs page loads scripts from a CDN; ours is apidocs
+        redirect_slashes=False,  # relative redirects instead: _slash_twin
         redoc_url=None,
     )
     app.state.service = ServiceState(tether=tether, settings=settings, metrics=metrics)
