@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,14 @@ def test_ingest_reads_a_file_once(tmp_path, monkeypatch):
         opened.append(self)
         return real_open(self, *args, **kwargs)
 
+    real_os_open = os.open
+
+    def counting_os_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        opened.append(Path(file))  # read_file opens the descriptor itself (O_NONBLOCK)
+        return real_os_open(file, *args, **kwargs)
+
     monkeypatch.setattr(Path, "open", counting_open)
+    monkeypatch.setattr(os, "open", counting_os_open)
     monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("re-read of " + str(self)))
     with Tether(tmp_path / "t.db", settings=Settings()) as t:
         result, = t.ingest(path)

@@ -24,6 +24,7 @@ keeps, is flagged at extraction.
 from __future__ import annotations
 
 import dataclasses
+import os
 import stat
 from pathlib import Path
 
@@ -91,24 +92,32 @@ def read_file(
     ``extract_bytes`` refuses a file that grew) and the media type to read them as:
     ``media_type`` if given (validated), else the one its extension names.
 
+    The file is opened once, without blocking, and what is checked is the opened
+    descriptor (``fstat``), so a path swapped in between for a FIFO or a device is
+    refused instead of hanging, and a file removed in between fails alone.
+
         >>> read_file(Path("notes.md"), settings=Settings())  # doctest: +SKIP
         (b'# Notes...', 'text/markdown')
     """
     try:
-        info = path.stat()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError as exc:
         raise InputError(f"{path}: no such file") from exc
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{path}: not a regular file")
-    kind = canonical_media_type(media_type, str(path)) if media_type else media_type_for(path)
-    check_size(info.st_size, settings, str(path))
     try:
-        with path.open("rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path}: not a regular file")
+        kind = canonical_media_type(media_type, str(path)) if media_type else media_type_for(path)
+        check_size(info.st_size, settings, str(path))
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(settings.max_file_bytes + 1)
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
     return data, media_type or kind
 
 
