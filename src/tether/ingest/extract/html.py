@@ -87,14 +87,19 @@ class HtmlExtractor:
         from lxml import etree  # type: ignore[import-untyped, unused-ignore]
         from lxml import html as lxml_html  # type: ignore[import-untyped, unused-ignore]
 
-        parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+        # huge_tree: libxml2 otherwise stops building the tree 256 elements deep and
+        # drops everything below without an error; max_html_depth bounds the depth.
+        parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
+                                      huge_tree=True)
         try:
             root = lxml_html.document_fromstring(html.encode("utf-8", "surrogatepass"),
                                                  parser=parser)
         except (etree.ParserError, ValueError) as exc:
             raise ExtractionError(f"{name}: no text ({exc})") from exc
+        _refuse_cut_tree(parser, settings.max_html_depth, name)
         title = _html_title(root)
-        text = _trafilatura_text(html, name)
+        # trafilatura parses again without huge_tree: a deep page would lose its deep text.
+        text = _trafilatura_text(html, name) if _tree_depth(root) < _TRAFILATURA_DEPTH else None
         if text:
             import trafilatura
 
@@ -108,6 +113,34 @@ class HtmlExtractor:
 
 
 HTML_EXTRACTOR = HtmlExtractor()
+# libxml2's default depth limit is 256 levels; trafilatura's parse of a page nested
+# about this deep (or deeper) would silently lose the deeper text, so such a page takes
+# the plain-text path over the whole tree instead.
+_TRAFILATURA_DEPTH = 240
+
+
+def _tree_depth(root: Any) -> int:
+    """How many elements deep the tree ``root`` is nested (iteratively)."""
+    from lxml import etree  # type: ignore[import-untyped, unused-ignore]
+
+    level = deepest = 0
+    for event, _ in etree.iterwalk(root, events=("start", "end")):
+        level += 1 if event == "start" else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
+def _refuse_cut_tree(parser: Any, limit: int, name: str) -> None:
+    """Refuse a page whose tree the parser cut short (even huge_tree stops at libxml2's
+    hard depth limit, 2,048), rather than drop its deeper text without a word."""
+    if any("ERR_RESOURCE_LIMIT" in str(entry) or "Excessive depth" in str(entry)
+           for entry in parser.error_log):
+        raise LimitExceeded(
+            f"{name}: HTML is nested deeper than the HTML parser reads (at most 2,048 "
+            f"elements; max_html_depth is {limit})",
+            hint="no setting makes it readable: set max_html_depth to 2048 or less to "
+            "refuse such pages before they are parsed",
+        )
 
 
 def decode_html(data: bytes, name: str, charset: str | None) -> str:
@@ -276,7 +309,7 @@ def detect_html_hidden(html: str) -> tuple[str, ...]:
     from lxml import html as lxml_html  # type: ignore[import-untyped, unused-ignore]
 
     try:
-        parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True)
+        parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, huge_tree=True)
         root = lxml_html.document_fromstring(html.encode("utf-8", "replace"), parser=parser)
     except (etree.ParserError, ValueError):
         root = None
