@@ -108,6 +108,15 @@ def test_ask_jsonl_refuses_a_surrogate_and_invalid_utf8(demo_db: Path, tmp_path:
                      "not valid UTF-8")
 
 
+def test_ask_refuses_a_question_argument_that_is_not_utf8(demo_db: Path):
+    # The argument arrives as lone surrogates (surrogateescape); before, half an answer
+    # was printed and the run ended in exit 70 with a UnicodeEncodeError.
+    proc = subprocess.run([sys.executable.encode(), b"-m", b"tether", b"ask", b"--db",
+                           os.fsencode(demo_db), b"flash \xff point of acetone?"],
+                          capture_output=True, env=ENV, timeout=120)
+    assert_bad_input(proc, "not valid text")
+
+
 def _big_markdown(path: Path) -> None:
     rng = random.Random(1)
     words = "acetone ethanol gloves flash point vapour boiling solvent storage cabinet".split()

@@ -37,6 +37,13 @@ def check_question(question: str, *, max_chars: int) -> None:
     checks every question this way before answering any."""
     if not question.strip():
         raise InputError("the question is empty")
+    # A command-line argument in another encoding arrives with lone surrogates
+    # (Python's surrogateescape); nothing after this point could print or store it.
+    if any("\ud800" <= c <= "\udfff" for c in question):
+        raise InputError(
+            "the question is not valid text (bytes that are not UTF-8, or an unpaired surrogate)",
+            hint="pass the question as UTF-8",
+        )
     if len(question) > max_chars:
         raise InputError(
             f"the question is {len(question)} characters long; the limit is {max_chars}",
