@@ -118,7 +118,7 @@ def test_the_scan_finds_the_package_patterns() -> None:
     assert len(PATTERNS) >= 100
     assert set(WINDOWED) <= set(PATTERNS)
     for where in ("tether.text.sentences._BOUNDARY", "tether.ops.cite._QUOTE_MARK", "tether.ingest.extract.html._TAG",
-                  "tether.text.instructions._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
+                  "tether.text.instruction_rules._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
         assert where in PATTERNS, where
 
 

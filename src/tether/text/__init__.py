@@ -1,9 +1,9 @@
 """The one text toolkit every stage reads text with.
 
 Words, stems and stopwords (``terms``), length-preserving folding (``fold``),
-sentences (``sentences``), figures and number words (``numbers``),
-instruction-like text (``instructions``) and what a question asks for, as a
-refusal names it (``asked``). It depends on nothing but the standard
-library and ``tether.records``' vocabulary, so the guard, the verifier, the
-retriever and the generators all cut the same text the same way.
+sentences (``sentences``), WordNet's synonyms, hypernyms and exclusive pairs
+(``lexicon``), instruction-like text (``instructions``, its rules in
+``instruction_rules``), what a question asks for, as a refusal names it (``asked``),
+and strict JSON input (``jsonin``). It depends on no stage, so the guard, the
+verifier, the retriever and the generators all cut the same text the same way.
 """
