@@ -10,6 +10,7 @@ def test_ten_thousand_by_ten_thousand_is_refused_by_the_body_limit(demo_tether, 
     assert response.status_code == 413
     assert response.headers["content-type"] == "application/problem+json"
     assert "larger than the limit" in response.json()["detail"]
+    assert "max_request_bytes" in response.json()["detail"]  # the error names the setting
 
 
 def test_many_sentences_by_many_passages_answer_within_the_request_timeout(demo_tether, client_for):

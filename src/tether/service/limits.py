@@ -23,7 +23,9 @@ class BodyTooLarge(HTTPException):
     """An HTTP error so that FastAPI's body parsing lets it through unchanged."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(413, f"the request body is larger than the limit of {limit} bytes")
+        super().__init__(
+            413, f"the request body is larger than the limit of {limit} bytes (max_request_bytes)"
+        )
         self.limit = limit
 
 
