@@ -148,8 +148,10 @@ def uvicorn_thread(app: object) -> Iterator[str]:
 
 
 @contextmanager
-def serve_process(db: Path, *extra: str) -> Iterator[tuple[str, list[str]]]:
-    """``python -m tether serve --db DB --port 0`` as a subprocess: (base URL, its startup lines)."""
+def serve_process(db: Path, *extra: str, probe: str = "/healthz") -> Iterator[tuple[str, list[str]]]:
+    """``python -m tether serve --db DB --port 0`` as a subprocess: (base URL, the lines it
+    printed). ``probe`` is the path asked until the server answers; once the server has
+    stopped, the rest of what it printed is appended to the lines."""
     env = {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "tether", "serve", "--db", str(db), "--port", "0", *extra],
@@ -172,7 +174,7 @@ def serve_process(db: Path, *extra: str) -> Iterator[tuple[str, list[str]]]:
         # The line is printed just before uvicorn starts; wait until it answers.
         for _ in range(200):
             try:
-                httpx.get(url + "/healthz", timeout=1)
+                httpx.get(url + probe, timeout=1)
                 break
             except httpx.TransportError:
                 time.sleep(0.05)
@@ -180,10 +182,11 @@ def serve_process(db: Path, *extra: str) -> Iterator[tuple[str, list[str]]]:
     finally:
         proc.terminate()
         try:
-            proc.wait(10)
+            rest, _ = proc.communicate(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-            proc.wait()
+            rest, _ = proc.communicate()
+        lines.extend(rest.splitlines())
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,7 @@ query string. Without the flag the server prints no request lines.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +15,7 @@ import httpx
 
 from tether.ops.apikeys import hash_key
 
-from .conftest import SRC, add_key, bearer, build_acl_store
+from .conftest import add_key, bearer, build_acl_store, serve_process
 
 LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?P<method>[A-Z]+) (?P<path>\S+) "
                   r"(?P<status>\d{3}) (?P<ms>\d+\.\d)ms key=(?P<key>\S+)$")
@@ -27,38 +23,11 @@ LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?P<method>[A-Z]+) (?P<p
 
 @contextmanager
 def serving(db: Path, *extra: str) -> Iterator[tuple[str, list[str]]]:
-    """The server's URL, then (once it has stopped) every line it printed."""
-    env = {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tether", "serve", "--db", str(db), "--port", "0", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )
-    lines: list[str] = []
-    try:
-        assert proc.stdout is not None
-        url = None
-        while url is None:
-            line = proc.stdout.readline()
-            assert line, "server stopped before reporting its address:\n" + "\n".join(lines)
-            lines.append(line.rstrip("\n"))
-            found = re.search(r"on (http://127\.0\.0\.1:\d+)", line)
-            url = found.group(1) if found else None
-        for _ in range(200):
-            try:
-                httpx.get(url + "/v1/access", timeout=1)  # the readiness probe: left out below
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
+    """The server's URL, then (once it has stopped) every line it printed; "--- ready"
+    marks where the requests of the test begin (the readiness probe is left out below)."""
+    with serve_process(db, *extra, probe="/v1/access") as (url, lines):
         lines.append("--- ready")
         yield url, lines
-    finally:
-        proc.terminate()
-        try:
-            rest, _ = proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            rest, _ = proc.communicate()
-        lines.extend(rest.splitlines())
 
 
 def _requests(lines: list[str]) -> list[dict[str, str]]:
