@@ -52,17 +52,23 @@ PARAGRAPHS = [
 ]
 
 
-def render() -> FPDF:
+def _titled_page(title: str, created: datetime) -> FPDF:
+    """An A4 document of the site's safety office with its title on the first page."""
     pdf = FPDF(format="A4")
-    pdf.set_creation_date(datetime(2026, 1, 20, 9, 0, 0, tzinfo=timezone.utc))
-    pdf.set_title(TITLE)
+    pdf.set_creation_date(created)
+    pdf.set_title(title)
     pdf.set_author("Norvale Chemicals Environment, Health and Safety")
     pdf.set_creator("tether/demo/injection/make_pdf.py")
     pdf.set_lang("en")
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 15)
-    pdf.multi_cell(0, 9, TITLE, new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 9, title, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
+    return pdf
+
+
+def render() -> FPDF:
+    pdf = _titled_page(TITLE, datetime(2026, 1, 20, 9, 0, 0, tzinfo=timezone.utc))
     for kind, text in PARAGRAPHS:
         pdf.set_font("Helvetica", "", 11)
         if kind == "hidden":
@@ -95,16 +101,7 @@ FUEL_PARAGRAPHS = [
 
 
 def render_fuel() -> FPDF:
-    pdf = FPDF(format="A4")
-    pdf.set_creation_date(datetime(2026, 2, 12, 9, 0, 0, tzinfo=timezone.utc))
-    pdf.set_title(FUEL_TITLE)
-    pdf.set_author("Norvale Chemicals Environment, Health and Safety")
-    pdf.set_creator("tether/demo/injection/make_pdf.py")
-    pdf.set_lang("en")
-    pdf.add_page()
-    pdf.set_font("Helvetica", "B", 15)
-    pdf.multi_cell(0, 9, FUEL_TITLE, new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(2)
+    pdf = _titled_page(FUEL_TITLE, datetime(2026, 2, 12, 9, 0, 0, tzinfo=timezone.utc))
     plants = iter(FUEL_PLANTS)
     for text in FUEL_PARAGRAPHS:
         pdf.set_font("Helvetica", "", 11)
