@@ -91,6 +91,9 @@ class Passage:
     region: str | None = None
     process: str | None = None
     flags: tuple[str, ...] = ()
+    # Where the passage stands in its document's structure, outermost first
+    # (("grep(1)", "OPTIONS", "-v, --invert-match")); shown joined with " › ".
+    heading: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
