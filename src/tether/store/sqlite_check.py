@@ -41,8 +41,8 @@ def _schema(db: sqlite3.Connection) -> Found:
     found: Found = []
     row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     if row is None or row[0] != str(SCHEMA_VERSION):
-        found.append(("schema", "meta", f"schema_version is {row[0] if row else None!r}, "
-                      f"expected {SCHEMA_VERSION}"))
+        found.append(("schema", "meta", (f"schema_version is {row[0] if row else None!r}, "
+                      f"expected {SCHEMA_VERSION}")))
     for table, columns in _reference().items():
         have = [c[1] for c in db.execute(f'PRAGMA table_info("{table}")')]
         if not have:
@@ -60,15 +60,15 @@ def _index(db: sqlite3.Connection) -> Found:
         " LEFT JOIN passages_fts_docsize s ON s.id = p.rowid WHERE s.id IS NULL LIMIT ?",
         (_LIMIT,),
     ):
-        found.append(("index", doc_id, f"passage {passage_id} is not in the full-text index "
-                      "(it can never be retrieved)"))
+        found.append(("index", doc_id, (f"passage {passage_id} is not in the full-text index "
+                      "(it can never be retrieved)")))
     for (rowid,) in db.execute(
         "SELECT s.id FROM passages_fts_docsize s"
         " LEFT JOIN passages p ON p.rowid = s.id WHERE p.rowid IS NULL LIMIT ?",
         (_LIMIT,),
     ):
-        found.append(("index", "passages_fts", f"the full-text index holds row {rowid}, "
-                      "which is no passage (a deleted passage would still match searches)"))
+        found.append(("index", "passages_fts", (f"the full-text index holds row {rowid}, "
+                      "which is no passage (a deleted passage would still match searches)")))
     if found:
         return found
     # Same rows: FTS5 compares every indexed token with the content table's text. The
@@ -77,8 +77,8 @@ def _index(db: sqlite3.Connection) -> Found:
     try:
         db.execute("INSERT INTO passages_fts(passages_fts, rank) VALUES ('integrity-check', 1)")
     except sqlite3.DatabaseError as exc:
-        found.append(("index", "passages_fts", "the full-text index does not match the "
-                      f"passages' text (FTS5 integrity-check: {exc})"))
+        found.append(("index", "passages_fts", ("the full-text index does not match the "
+                      f"passages' text (FTS5 integrity-check: {exc})")))
     finally:
         db.execute("ROLLBACK")
     return found
