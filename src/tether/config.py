@@ -116,6 +116,28 @@ class Settings:
     # 504 (or an ``error`` event mid-stream) and its work is stopped, so one slow
     # request cannot hold a worker thread for ever.
     request_timeout_s: float = 30.0
+    # HTTP service: a connection whose request line and headers have not all arrived
+    # this many seconds after it opened (or after its previous response) gets 408 and is
+    # closed, so a client trickling its headers cannot hold a connection for ever
+    # (uvicorn's keep-alive timer stops at the first byte). A request's body must
+    # arrive within request_timeout_s, which counts from the end of the headers.
+    header_timeout_s: float = 10.0
+    # HTTP service, per-request work bounds (ADR 0023), refused with 413 naming the
+    # setting before the work starts or as soon as it is reached:
+    # POST /v1/verify checks at most this many sentences x passages. An answer's 10
+    # sentences against 1,000 passages is 10,000; 50,000 cost ~1.5 s of CPU.
+    max_verify_pairs: int = 50_000
+    # PDF content-stream tokens (operators and their operands, as pypdf's parser counts
+    # them) parsed per document, and per page: a dense text page holds 5-20 thousand,
+    # a detailed vector drawing a few hundred thousand. pypdf parses ~200,000 tokens a
+    # second and one page's stream in one go, so the page bound is also the longest
+    # stretch of work a deadline cannot interrupt (~2.5 s). Applies to every ingest.
+    max_pdf_tokens: int = 20_000_000
+    max_pdf_page_tokens: int = 500_000
+    # HTTP service: requests of one API key (anonymous callers share one) that may run
+    # heavy work at once — POST /v1/verify and POST /v1/documents; one more gets 429
+    # with Retry-After, so a single key cannot occupy every worker thread.
+    max_heavy_per_key: int = 2
     # HTTP service, original PDF pages (GET .../pages/{n}): pixels per PDF point of the
     # rendered page. 1.5 (108 dpi) keeps body text legible beside the extracted text;
     # the image is ~0.9 x 1.3 kpx for A4, tens of KB as PNG.
@@ -151,7 +173,8 @@ class Settings:
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
-           "max_json_depth", "max_json_number_chars", "max_page_pixels", "max_alignments")
+           "max_json_depth", "max_json_number_chars", "max_page_pixels", "max_alignments",
+           "max_verify_pairs", "max_pdf_tokens", "max_pdf_page_tokens", "max_heavy_per_key")
 
 
 def _coerce(name: str, value: Any) -> Any:

@@ -148,11 +148,23 @@ def uvicorn_thread(app: object) -> Iterator[str]:
 
 
 @contextmanager
-def serve_process(db: Path, *extra: str, probe: str = "/healthz") -> Iterator[tuple[str, list[str]]]:
+def serve_process(db: Path, *extra: str, probe: str = "/healthz",
+                  env: dict[str, str] | None = None) -> Iterator[tuple[str, list[str]]]:
     """``python -m tether serve --db DB --port 0`` as a subprocess: (base URL, the lines it
     printed). ``probe`` is the path asked until the server answers; once the server has
-    stopped, the rest of what it printed is appended to the lines."""
-    env = {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    stopped, the rest of what it printed is appended to the lines. ``env``: variables
+    set for the server on top of this process's (``TETHER_*`` settings)."""
+    with server_process(db, *extra, probe=probe, env=env) as (url, lines, _):
+        yield url, lines
+
+
+@contextmanager
+def server_process(db: Path, *extra: str, probe: str = "/healthz",
+                   env: dict[str, str] | None = None
+                   ) -> Iterator[tuple[str, list[str], subprocess.Popen[str]]]:
+    """``serve_process`` that also yields the server's process (its pid, for its CPU time)."""
+    env = {**os.environ, **(env or {}),
+           "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "tether", "serve", "--db", str(db), "--port", "0", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
@@ -178,7 +190,7 @@ def serve_process(db: Path, *extra: str, probe: str = "/healthz") -> Iterator[tu
                 break
             except httpx.TransportError:
                 time.sleep(0.05)
-        yield url, lines
+        yield url, lines, proc
     finally:
         proc.terminate()
         try:

@@ -66,6 +66,7 @@ def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: 
         import uvicorn
 
         from ..service import create_app
+        from ..service.deadlines import header_timeout_protocol
     except ImportError as exc:
         raise MissingExtra("tether serve", "serve") from exc
     with open_tether(ctx, db) as tether:
@@ -91,8 +92,11 @@ def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: 
             _log_access()
         # uvicorn's own access lines are off: they are INFO under a WARNING server, and
         # they cannot name the API key; the app's access log does (never the key itself).
+        # The h11 protocol with a header timer: uvicorn alone never cuts a client that
+        # trickles its headers (ADR 0023).
         config = uvicorn.Config(
             create_app(tether, access_log=access_log), log_level="warning", access_log=False,
             timeout_graceful_shutdown=5, lifespan="off",
+            http=header_timeout_protocol(tether.settings.header_timeout_s),
         )
         uvicorn.Server(config).run(sockets=[sock])

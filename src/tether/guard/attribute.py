@@ -12,6 +12,10 @@ holding the sentence's rarest keys, ranked by the rarity of the keys they share 
 only those get the full test. A unit sharing no content key with the sentence can
 only come out ``unsupported`` at overlap 0, so skipping it changes nothing; a verbatim
 copy holds every key and ranks first. The exact result is kept for the units checked.
+
+Each alignment and each unit indexed first asks ``deadline.check()``: under a
+request's deadline the loop stops there (``DeadlineExceeded``) instead of running on
+in a thread nobody waits for (ADR 0023).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
+from .. import deadline
 from ..config import Settings
 from ..records import OUTCOME_RANK, Document, Hit, Passage, Verdict
 from ..verify import Check, check, prepare_passage
@@ -118,7 +123,7 @@ def _index_for(evidence: Sequence[Evidence]) -> _Index:
         and all(a is b for a, b in zip(cached.units, evidence))
     ):
         return cached
-    keys = tuple(prepare_passage(unit.text).key_set for unit in evidence)
+    keys = tuple(_keys_of(unit) for unit in evidence)
     postings: dict[str, set[int]] = {}
     for i, unit_keys in enumerate(keys):
         for key in unit_keys:
@@ -126,6 +131,11 @@ def _index_for(evidence: Sequence[Evidence]) -> _Index:
     index = _Index(tuple(evidence), keys, postings)
     _last[:] = [index]
     return index
+
+
+def _keys_of(unit: Evidence) -> frozenset[str]:
+    deadline.check()
+    return prepare_passage(unit.text).key_set
 
 
 def candidates(
@@ -183,6 +193,7 @@ def attribute(
     up to ``settings.max_alignments``, else the candidates the index names)."""
     best: tuple[tuple[int, float, int], Check, Evidence] | None = None
     for position in candidates(sentence, evidence, settings.max_alignments, hints):
+        deadline.check()
         unit = evidence[position]
         result = check(sentence, unit.text, settings=settings, modes=modes)
         key = _preference(result, unit, hints)

@@ -19,13 +19,16 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from .. import deadline as deadlines
 from .. import modes as gates
 from ..config import Settings
-from ..errors import ConfigError, InputError, TetherError
+from ..errors import ConfigError, InputError, LimitExceeded, TetherError
 from ..facade import Tether, verify_answer
 from ..pipeline import Done, Event, Sentence, Sources
 from ..records import Hit, to_json
+from ..text.sentences import split_sentences
 from .auth import principals_of
+from .deadlines import request_deadline
 from .jsonbody import StrictJSONRoute
 from .metrics import Metrics
 from .problems import NotAvailable, RequestTimeout, problem, problem_body
@@ -93,8 +96,7 @@ def source_payload(hits: Sequence[Hit]) -> dict[str, Any]:
 def _deadline(request: Request, settings: Settings) -> tuple[float, float]:
     """(monotonic deadline, perf_counter start) of this request."""
     started = float(request.scope.get("state", {}).get("started", time.perf_counter()))
-    spent = time.perf_counter() - started
-    return time.monotonic() + settings.request_timeout_s - spent, started
+    return request_deadline(request.scope, settings.request_timeout_s), started
 
 
 def _timeout(settings: Settings) -> RequestTimeout:
@@ -137,7 +139,7 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
     modes = parse_modes(body.mode)
     deadline, started = _deadline(request, settings)
 
-    pump = Pump()
+    pump = Pump(deadline=deadline)
 
     def begin() -> Iterator[Event]:
         inner = tether.generator(body.generator) if body.generator else tether.generator()
@@ -147,7 +149,7 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
     pump.start(await anyio.to_thread.run_sync(begin))
     try:
         first = await pump.next(deadline)
-    except TimeoutError:
+    except (TimeoutError, deadlines.DeadlineExceeded):
         pump.stop()
         raise _timeout(settings) from None
     except BaseException:
@@ -178,7 +180,7 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
                     await emit(format_event("done", to_json(event.answer)))
                 else:  # a kind this service does not know yet: pass it on as JSON
                     await emit(format_event(event.kind, to_json(event.data)))
-        except TimeoutError:
+        except (TimeoutError, deadlines.DeadlineExceeded):
             pump.stop()
             await emit(format_event("error", problem(_timeout(settings))[1]))
         except TetherError as exc:
@@ -222,7 +224,7 @@ async def _whole_answer(
                 group.start_soon(watch_disconnect)
                 events = await anyio.to_thread.run_sync(pump.drain, abandon_on_cancel=True)
                 group.cancel_scope.cancel()
-    except TimeoutError:
+    except (TimeoutError, deadlines.DeadlineExceeded):
         pump.stop()
         raise _timeout(service.settings) from None
     if events is None:  # the client left; nobody reads this
@@ -241,7 +243,7 @@ async def _whole_answer(
     responses={
         200: {"description": "One verdict per sentence",
               "content": {"application/json": {"schema": {"$ref": "#/components/schemas/VerifyOut"}}}},
-        **problem_responses(400, 401, 413, 422, 504),
+        **problem_responses(400, 401, 408, 413, 422, 429, 504),
     },
 )
 async def post_verify(body: VerifyRequest, request: Request) -> JSONResponse:
@@ -249,18 +251,32 @@ async def post_verify(body: VerifyRequest, request: Request) -> JSONResponse:
     passages = {str(p.id): p.text for p in body.passages}
     if body.sentences is None and body.answer is None:
         raise InputError("needs 'sentences' (a list) or 'answer' (free text)")
+    sentences = body.sentences if body.sentences is not None else split_sentences(body.answer or "")
+    _check_pairs(len(sentences), len(passages), service.settings)
     deadline, _ = _deadline(request, service.settings)
 
     def run() -> list[dict[str, Any]]:
-        return verify_answer(passages=passages, sentences=body.sentences, answer=body.answer,
-                             settings=service.settings)
+        # The guard checks the deadline between alignments, so the thread ends with it:
+        # waited for, not abandoned, the response comes when the work has stopped.
+        with deadlines.until(deadline):
+            return verify_answer(passages=passages, sentences=sentences,
+                                 settings=service.settings)
 
     try:
-        with anyio.fail_after(max(0.0, deadline - time.monotonic())):
-            result = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
-    except TimeoutError:
+        result = await anyio.to_thread.run_sync(run)
+    except deadlines.DeadlineExceeded:
         raise _timeout(service.settings) from None
     return JSONResponse({"sentences": result})
+
+
+def _check_pairs(sentences: int, passages: int, settings: Settings) -> None:
+    pairs = sentences * passages
+    if pairs > settings.max_verify_pairs:
+        raise LimitExceeded(
+            f"{sentences} sentences x {passages} passages = {pairs} pairs is over the "
+            f"max_verify_pairs limit of {settings.max_verify_pairs}",
+            hint="send fewer sentences or passages per request, or raise max_verify_pairs",
+        )
 
 
 @router.post(

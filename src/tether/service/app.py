@@ -5,7 +5,9 @@
 >>> app = create_app(Tether("store.db", create=False))          # doctest: +SKIP
 >>> # uvicorn.run(app, host="127.0.0.1", port=8000)
 
-Request flow, outermost first: latency timing → API key → body size limit → route.
+Request flow, outermost first: latency timing → API key → deadline (and the body's
+arrival by it) → heavy requests per key → body size limit → route; under uvicorn the
+headers' arrival is bounded too (``deadlines.header_timeout_protocol``).
 Routes run the synchronous core in worker threads (the core is never duplicated as
 async code); see ``answers`` and ``sse``.
 """
@@ -37,6 +39,7 @@ from .accesslog import AccessLogMiddleware
 from .answers import ServiceState
 from .apidocs import DOCS_PATHS, install_docs
 from .auth import AuthMiddleware, KeyRing
+from .deadlines import BodyTimeout, DeadlineMiddleware, HeavyLimitMiddleware
 from .jsonbody import BadBody
 from .limits import BodyLimitMiddleware, BodyTooLarge, body_limit_for
 from .metrics import CONTENT_TYPE, LatencyMiddleware, Metrics
@@ -114,6 +117,7 @@ def _install_error_handlers(app: FastAPI) -> None:
             return RedirectResponse(twin, status_code=307)
         slug = "limit-exceeded" if isinstance(exc, BodyTooLarge) else "http-error"
         slug = "input-error" if isinstance(exc, BadBody) else slug
+        slug = "request-timeout" if isinstance(exc, BodyTimeout) else slug
         body = problem_body(exc.status_code, slug, str(exc.detail), hint=getattr(exc, "hint", None))
         return _problem_response(exc.status_code, body, dict(exc.headers or {}))
 
@@ -237,6 +241,8 @@ def create_app(
             return {"service": "tether", "version": app.version, "openapi": "/openapi.json"}
 
     app.add_middleware(BodyLimitMiddleware, limit_for=body_limit_for(settings))
+    app.add_middleware(HeavyLimitMiddleware, cap=lambda: settings.max_heavy_per_key)
+    app.add_middleware(DeadlineMiddleware, timeout_s=lambda: settings.request_timeout_s)
     install_docs(app)
     # The docs page's files hold nothing from the collection (apidocs); /openapi.json needs a key.
     open_reads = frozenset(page_files) | DOCS_PATHS

@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
-from .. import ids
+from .. import deadline, ids
 from ..errors import InputError, NotFound, UnsupportedInput
 from ..ingest.extract import SUPPORTED_EXTENSIONS
 from ..ingest.sources import Metadata, ingest_bytes
@@ -34,7 +34,8 @@ from ..records import Document, to_json
 from ..store import DocumentSummary
 from .answers import state_of
 from .auth import principals_of
-from .problems import Forbidden
+from .deadlines import request_deadline
+from .problems import Forbidden, RequestTimeout
 from .schemas import DocumentList, DocumentUpload, problem_responses
 
 __all__ = ["readable", "router"]
@@ -115,7 +116,7 @@ async def _from_json(request: Request) -> tuple[bytes, str, dict[str, Any]]:
             "schema": {"$ref": "#/components/schemas/IngestOut"}}}},
         200: {"description": "Unchanged", "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/IngestOut"}}}},
-        **problem_responses(400, 401, 403, 413, 415, 422),
+        **problem_responses(400, 401, 403, 408, 413, 415, 422, 429, 504),
     },
 )
 async def post_document(request: Request) -> JSONResponse:
@@ -136,16 +137,28 @@ async def post_document(request: Request) -> JSONResponse:
                          hint="you could not read or delete the document otherwise")
     store = service.tether.store
 
+    at = request_deadline(request.scope, service.settings.request_timeout_s)
+
     def write() -> dict[str, Any]:
         existing = store.document(ids.doc_id_for(meta.source or ""))
         if existing is not None and not readable(existing, principals):
             raise Forbidden("you cannot write a document at this source")
-        result = ingest_bytes(store, data, media_type=media_type, meta=meta,
-                              settings=service.settings)
+        # Extraction checks the deadline page by page; no check sits inside the store's
+        # write, so a stopped upload has written nothing.
+        with deadline.until(at):
+            result = ingest_bytes(store, data, media_type=media_type, meta=meta,
+                                  settings=service.settings)
         return {"doc_id": result.doc_id, "version": result.version, "status": result.status,
                 "passages": result.passages, "chars": result.chars, "flags": list(result.flags)}
 
-    out = await anyio.to_thread.run_sync(write)
+    try:
+        out = await anyio.to_thread.run_sync(write)
+    except deadline.DeadlineExceeded:
+        raise RequestTimeout(
+            f"the upload took longer than {service.settings.request_timeout_s:g} s to "
+            "process and was stopped; nothing was stored",
+            hint="split the document, or ingest it with the CLI (no deadline)",
+        ) from None
     return JSONResponse(out, status_code=200 if out["status"] == "unchanged" else 201)
 
 

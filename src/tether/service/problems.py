@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.types import Send
 
+from ..deadline import DeadlineExceeded
 from ..errors import (
     AccessDenied,
     ConfigError,
@@ -69,6 +70,7 @@ class Conflict(TetherError):
 _STATUS: tuple[tuple[type[TetherError], int, str], ...] = (
     (Unauthorized, 401, "unauthorized"),
     (RequestTimeout, 504, "timeout"),
+    (DeadlineExceeded, 504, "timeout"),
     (LimitExceeded, 413, "limit-exceeded"),
     (UnsupportedInput, 415, "unsupported-input"),
     (ExtractionError, 422, "extraction-error"),
@@ -89,10 +91,12 @@ _TITLES = {
     403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
+    408: "Request timeout",
     409: "Conflict",
     413: "Content too large",
     415: "Unsupported media type",
     422: "Unprocessable content",
+    429: "Too many requests",
     500: "Internal server error",
     501: "Not implemented",
     502: "Bad gateway",

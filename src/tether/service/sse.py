@@ -24,8 +24,9 @@ import anyio.lowlevel
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from ..pipeline import Event
+from ..deadline import until
 from ..generate import Generator
+from ..pipeline import Event
 from ..records import Draft, Hit
 
 __all__ = ["EventStreamResponse", "Pump", "StoppableGenerator", "Stopped", "format_event"]
@@ -75,8 +76,11 @@ class StoppableGenerator:
 class Pump:
     """Steps a synchronous event iterator in worker threads; ``stop`` ends it for good."""
 
-    def __init__(self, events: Iterator[Event] | None = None) -> None:
+    def __init__(self, events: Iterator[Event] | None = None, *,
+                 deadline: float | None = None) -> None:
         self._events: Iterator[Event] = events if events is not None else iter(())
+        # Each step runs under it (``tether.deadline``): the guard's loops stop there.
+        self.deadline = deadline
         self._state = threading.Lock()
         self._running = False
         self._stopped = False
@@ -106,7 +110,8 @@ class Pump:
                 return None
             self._running = True
         try:
-            event: Event | None = next(self._events)
+            with until(self.deadline):
+                event: Event | None = next(self._events)
         except StopIteration:
             event = None
         except BaseException:

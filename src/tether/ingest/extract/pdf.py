@@ -6,6 +6,13 @@ an empty user password; whatever pypdf raises on a hostile file becomes a clear
 under ``min_pdf_text_pt``, outside the crop box) is dropped while pypdf reads the page
 (``pdfvisible``); what was dropped is counted on ``Extracted.dropped`` and flagged
 ``hidden-pdf`` (with the codes of any instruction-like text in it).
+
+Work is bounded (ADR 0023): content-stream tokens parsed per page
+(``max_pdf_page_tokens``, pypdf's own per-stream budget lowered to it) and per document
+(``max_pdf_tokens``); each page, and each operator the visibility tracker sees, asks
+``deadline.check()``; a content stream without a text-showing operator is not handed
+to pypdf at all, and the answer is kept per stream, so 2,000 pages drawn from one big
+stream are scanned once.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
+from ... import deadline
 from ...config import Settings
 from ...errors import ExtractionError, LimitExceeded, TetherError
 from ...records import Region
@@ -66,8 +74,11 @@ class _Hidden:
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
         self.text: list[str] = []
+        self.tokens = 0  # content-stream tokens parsed so far (max_pdf_tokens)
+        self.textless: dict[object, bool] = {}  # content stream -> holds no text operator
 
     def add(self, seen: Visibility) -> None:
+        self.tokens += seen.tokens
         for reason, count in seen.dropped.items():
             self.counts[reason] = self.counts.get(reason, 0) + count
         if len(self.text) < 2_000:
@@ -154,7 +165,9 @@ def _read(
     regions: list[Region] = []
     pos = 0
     for number, page in enumerate(reader.pages, start=1):
-        text = clean(_page_text(page, settings, hidden)).strip()
+        deadline.check()
+        text = clean(_page_text(page, settings, hidden, name)).strip()
+        _check_tokens(hidden, settings, name)
         if not text:
             continue
         if pieces:
@@ -171,19 +184,75 @@ def _read(
 _TEXT_OPERATORS = (b"Tj", b"TJ", b"Do", b"'", b'"')
 
 
-def _page_text(page: Any, settings: Settings, hidden: _Hidden) -> str:
+def _page_text(page: Any, settings: Settings, hidden: _Hidden, name: str) -> str:
     """The text of ``page`` that a reader sees (pypdf's extraction, unseen text blanked)."""
+    key = _contents_key(page)
+    if key is not None and hidden.textless.get(key):
+        return ""  # the same stream as an earlier page, already found to draw no text
     contents = page.get_contents()
     if contents is None:
         return ""
     data = contents.get_data()
-    if not any(op in data for op in _TEXT_OPERATORS):
-        return str(page.extract_text())
+    textless = not any(op in data for op in _TEXT_OPERATORS)
+    if key is not None:
+        hidden.textless[key] = textless
+    if textless:  # pypdf would find no text either (its own test), after a second scan
+        return ""
     seen = Visibility(box=_box(page), min_size=settings.min_pdf_text_pt,
-                      images=_image_names(page))
-    text = page.extract_text(visitor_operand_before=seen)
+                      images=_image_names(page), check=deadline.check)
+    text = _budgeted(page, seen, settings, hidden, name)
     hidden.add(seen)
-    return str(text)
+    return text
+
+
+def _budgeted(page: Any, seen: Visibility, settings: Settings, hidden: _Hidden, name: str) -> str:
+    """pypdf's extraction of ``page`` with its per-stream parsing budget lowered to what
+    is left of ``max_pdf_page_tokens`` and ``max_pdf_tokens``."""
+    import pypdf
+    from pypdf.errors import LimitReachedError
+
+    apply = getattr(pypdf, "apply_configuration", None)
+    if apply is None:  # older pypdf has no parsing budget: pages, deadline and tokens seen
+        return str(page.extract_text(visitor_operand_before=seen))
+    page_cap = min(settings.max_pdf_page_tokens,
+                   pypdf.get_configuration().stream_parsing_work_maximum_count)
+    left = max(1, settings.max_pdf_tokens - hidden.tokens + 1)
+    try:
+        with apply(stream_parsing_work_maximum_count=min(page_cap, left)):
+            return str(page.extract_text(visitor_operand_before=seen))
+    except LimitReachedError as exc:
+        if "per stream" not in str(exc):
+            raise
+        raise _over_tokens(settings, page_bound=page_cap <= left, name=name) from exc
+
+
+def _contents_key(page: Any) -> object | None:
+    """Which stored stream(s) draw ``page``: pages that share one share the key."""
+    try:
+        raw = page.raw_get("/Contents")
+        refs = list(raw) if isinstance(raw, list) else [raw]
+        keys = tuple((r.idnum, r.generation) for r in refs)
+    except Exception:  # noqa: BLE001 - direct (unshared) contents: nothing to share
+        return None
+    return keys if keys and len(keys) == len(refs) else None
+
+
+def _check_tokens(hidden: _Hidden, settings: Settings, name: str) -> None:
+    if hidden.tokens > settings.max_pdf_tokens:
+        raise _over_tokens(settings, page_bound=False, name=name)
+
+
+def _over_tokens(settings: Settings, *, page_bound: bool, name: str) -> LimitExceeded:
+    where = f"{name}: "
+    if page_bound:
+        return LimitExceeded(
+            f"{where}a page's content stream holds more than {settings.max_pdf_page_tokens} "
+            "tokens (max_pdf_page_tokens)",
+            hint="a drawing, not text; raise max_pdf_page_tokens if the page is genuine")
+    return LimitExceeded(
+        f"{where}the PDF's content streams hold more than {settings.max_pdf_tokens} tokens "
+        "(max_pdf_tokens)",
+        hint="split the PDF, or raise max_pdf_tokens if it is genuine")
 
 
 def _box(page: Any) -> tuple[float, float, float, float]:

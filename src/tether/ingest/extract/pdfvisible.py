@@ -18,12 +18,15 @@ drawn under it (``re``/``m``/``l``/``c`` then ``f``/``B``...), an image
 Not tracked (kept as visible): clipping paths, text covered by a later fill, text
 inside a form XObject that a form's own matrix moves off the page. Each operator
 costs a constant (at most ``_MAX_FILLS`` fills are compared), so the tracker adds a
-bounded factor to the extraction pypdf does anyway.
+bounded factor to the extraction pypdf does anyway. It also counts the tokens it is
+handed (``tokens``: operators and operands, as pypdf's parser counts them) and calls
+``check`` once per operator — ``deadline.check`` in the extractor, so a page's
+operators stop being interpreted once a request's deadline has passed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -110,9 +113,14 @@ class Visibility:
     path: list[float] = field(default_factory=list)  # x0, y0, x1, y1 of the open path
     dropped: dict[str, int] = field(default_factory=dict)
     dropped_text: list[str] = field(default_factory=list)
+    check: Callable[[], None] | None = None  # asked once per operator (a deadline)
+    tokens: int = 0  # operators and operands seen, list elements counted one by one
 
     def __call__(self, op: bytes, operands: list[Any], cm: Sequence[float],
                  tm: Sequence[float]) -> None:
+        if self.check is not None:
+            self.check()
+        self.tokens += 1 + sum(len(o) + 1 if isinstance(o, list) else 1 for o in operands)
         if op in _SHOW:
             self._show(op, operands, cm, tm)
         elif op == b"q":
