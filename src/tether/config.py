@@ -152,12 +152,29 @@ class Settings:
     page_roots: str = ""
     # Optional model judge behind the lexical test: "" (none), "nli:DIR" (an ONNX NLI
     # cross-encoder in a local directory, tether[nli]), "openai:MODEL" or
-    # "anthropic:MODEL" (an LLM judge through the generator settings' server). Its gate
+    # "anthropic:MODEL" (an LLM judge through the generator settings' server), or
+    # "gguf:PATH" (the reader: a local GGUF model through llama.cpp). Its gate
     # is "judge" in `modes`; by default it can only take support away.
     judge: str = ""
     # Let an entailment from the judge lift a lexically unsupported paraphrase to
     # supported. Off: over-refusing is safe, over-claiming is not (ADR 0000).
     judge_accepts_paraphrase: bool = False
+    # The reader, judge = "gguf:PATH" (tether[reader]): a local GGUF model run in-process
+    # by llama.cpp, loaded once per process. Its P(yes) thresholds, pinned by hand as
+    # "SHA256=support:P,answers:P" (refused for another model file); "" = the store's
+    # calibration for the loaded model (`tether calibrate`), else 0.5 each.
+    judge_threshold: str = ""
+    # Seconds one reader call may take before it counts as failed (the lexical decision
+    # then stands); a 1.5B model on 2 cores reads a passage in about 1-3 s.
+    judge_timeout: float = 30.0
+    # Tokens of context per llama.cpp slot: the longest prompt (instructions, passage
+    # window, sentence) the reader reads at once; longer passages are read in windows.
+    judge_ctx: int = 4096
+    # llama.cpp slots (parallel sequences) of the reader. 1: concurrent asks queue and
+    # each reuses the cached prompt; more decode together (measured in MODEL_CARD.md).
+    judge_slots: int = 1
+    # CPU threads for the reader; 0 = every core this process may use.
+    judge_threads: int = 0
     # PostgreSQL text search configuration (stemming, stop words) of the full-text
     # index. Fixed when the schema is created; changing it needs `tether migrate`,
     # which rebuilds the index. SQLite's FTS5 porter tokenizer ignores it.

@@ -2,7 +2,8 @@
 
 ``nli:DIR`` is an ONNX NLI cross-encoder in a local directory (``tether[nli]``);
 ``openai:MODEL`` and ``anthropic:MODEL`` are LLM judges through the generator
-settings' server and key. The verifier and the guard only see the ``Judge``
+settings' server and key; ``gguf:PATH`` is the reader, a local GGUF model run
+in-process by llama.cpp (``tether[reader]``, see ``reader``). The verifier and the guard only see the ``Judge``
 protocol; this module is where the providers are named.
 """
 
@@ -23,12 +24,16 @@ def load_judge(settings: Settings) -> Judge | None:
     kind, sep, target = spec.partition(":")
     if not sep or not target:
         raise ConfigError(
-            f"judge {spec!r} is not KIND:TARGET", hint="use nli:DIR, openai:MODEL or anthropic:MODEL"
+            f"judge {spec!r} is not KIND:TARGET", hint="use nli:DIR, gguf:PATH, openai:MODEL or anthropic:MODEL"
         )
     if kind == "nli":
         from .nli import OnnxNliJudge
 
         return OnnxNliJudge(target)
+    if kind == "gguf":
+        from .reader import gguf_judge
+
+        return gguf_judge(target, settings)
     if kind in ("openai", "anthropic"):
         from .llm import llm_judge
 
@@ -38,4 +43,4 @@ def load_judge(settings: Settings) -> Judge | None:
             base_url=settings.generator_base_url or None,
             timeout=settings.generator_timeout,
         )
-    raise ConfigError(f"unknown judge kind {kind!r}", hint="use nli:DIR, openai:MODEL or anthropic:MODEL")
+    raise ConfigError(f"unknown judge kind {kind!r}", hint="use nli:DIR, gguf:PATH, openai:MODEL or anthropic:MODEL")

@@ -19,14 +19,16 @@ from ..guard.answercheck import (
     anchors,
     check_answer,
     judge_answers,
-    judged_refusal,
     sentence_answers,
 )
 from ..guard.attribute import evidence_from_hits
 from ..guard.citation import judge_draft
+from ..guard.reader import bound_judge, reader_refusal
+from ..judges.base import Judge
 from ..modes import ModesSpec, resolve_modes
 from ..ops.monitor import Recheck, record_answer
 from ..records import Answer, AnswerSentence, Draft, Hit
+from ..retrieve.focused import refine
 from ..retrieve.probe import probe_retrieved, steering_text
 from ..retrieve.search import retrieve
 from ..text.asked import not_stated
@@ -75,10 +77,11 @@ def begin(
 def retrieve_sources(engine: Engine, run: Run) -> Sources:
     """Retrieval: the passages the caller may read, sent before any text."""
     settings = engine.settings
-    run.hits = retrieve(
-        engine.store, run.question, k=settings.top_k, principals=run.principals,
+    # Twice top_k ranked, so that top_k remain once copies collapse (``refine``).
+    run.hits = refine(engine.store, run.question, retrieve(
+        engine.store, run.question, k=2 * settings.top_k, principals=run.principals,
         max_chars=settings.max_question_chars,
-    )
+    ), k=settings.top_k, principals=run.principals)
     run.lap("retrieve_ms")
     return Sources(run.hits)
 
@@ -102,7 +105,7 @@ def ground(engine: Engine, run: Run) -> Grounds:
     assert run.report is not None
     hits, modes = run.hits, run.modes
     texts = [h.passage.text for h in hits] + [h.document.title for h in hits]
-    reader = engine.judge() if modes["judge"] != "off" and run.abstain != "off" else None
+    reader = _judge(engine) if modes["judge"] != "off" and run.abstain != "off" else None
     run.answered = run.abstain != "on"
     return Grounds(
         evidence=evidence_from_hits(hits, VersionTexts(engine.store)),
@@ -123,6 +126,7 @@ def generate_and_guard(
 ) -> abc.Generator[AnswerSentence, None, None]:
     """Each new draft through the guard; yields the sentences it verified."""
     drafts = run.generator.generate(run.question, run.hits, steering=grounds.steering)
+    judge = _judge(engine) if run.modes["judge"] != "off" else None
     seen: set[str] = set()
     for draft in _noted(drafts, run):
         text = draft.text.strip()
@@ -132,7 +136,7 @@ def generate_and_guard(
         run.drafts.append(draft)
         outcome, note = judge_draft(
             draft, grounds.evidence, settings=engine.settings, modes=run.modes,
-            judge=engine.judge() if run.modes["judge"] != "off" else None,
+            judge=judge,
         )
         if note:
             run.shadow.append(note)
@@ -199,7 +203,8 @@ def judge_gate(run: Run, grounds: Grounds) -> tuple[str | None, str]:
     if judged is not None:
         run.answer_judged = AnswerJudged(judged.checker, judged.label, judged.error)
     gate = "on" if run.abstain == run.modes["judge"] == "on" else "shadow"
-    return judged_refusal(judged), gate
+    thresholds = getattr(grounds.reader, "thresholds", None)
+    return reader_refusal(judged, threshold=getattr(thresholds, "answers", None)), gate
 
 
 def settle(run: Run, why: str | None, gate: str) -> list[AnswerSentence]:
@@ -288,6 +293,11 @@ def _refusal(run: Run) -> tuple[str, str] | None:
                   f" original text in the passages found ({withheld} rest only on transcribed"
                   " or generated text, which quote_original_only withholds)")
     return "guard", reason
+
+
+def _judge(engine: Engine) -> Judge | None:
+    """The engine's judge, under the store's calibration for its model when it has one."""
+    return bound_judge(engine.judge(), engine.store.get_meta)
 
 
 def _would_refuse(layer: str, reason: str) -> dict[str, str]:
