@@ -104,6 +104,9 @@ class Hit:
     document: Document
     score: float
     rank: int
+    # Sources of near-identical passages collapsed into this one (the same text in
+    # another document: Node's all.html repeats every page), best ranked first.
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,9 @@ class Citation:
     kind: Kind = "original"
     region: str | None = None
     process: str | None = None
+    # The cited passage's heading path (``Passage.heading``): display only, never
+    # needed to resolve the citation.
+    heading: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

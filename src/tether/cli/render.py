@@ -13,7 +13,8 @@ from typing import Any
 
 from ..records import Answer, AnswerSentence, Citation, to_json
 
-__all__ = ["TextStream", "answer_json", "answer_text", "citation_line"]
+__all__ = ["HEADING_JOIN", "TextStream", "answer_json", "answer_text", "citation_line",
+           "heading_text"]
 
 
 # Characters json.dumps leaves raw that line readers (str.splitlines, JavaScript)
@@ -31,9 +32,19 @@ def answer_json(answer: Answer, **extra: Any) -> str:
     return json_line({**extra, **to_json(answer)})
 
 
+HEADING_JOIN = " › "
+
+
+def heading_text(heading: tuple[str, ...] | list[str]) -> str:
+    """A heading path as shown: outermost first, joined with ``›``."""
+    return HEADING_JOIN.join(heading)
+
+
 def citation_line(number: int, citation: Citation) -> list[str]:
     where = f" · {citation.region}" if citation.region else ""
     lines = [f"[{number}] {citation.title} — {citation.source}{where}"]
+    if citation.heading:
+        lines.append(f"    in {heading_text(citation.heading)}")
     meta = f"license {citation.license} · fetched {citation.fetched_at}"
     if citation.kind == "original":
         lines.append(f"    {meta}")

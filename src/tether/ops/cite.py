@@ -67,7 +67,7 @@ class Resolution:
     the text there now (equal to the cited quote when ``match == "verbatim"``; equal up
     to whitespace and quote style when ``"normalized"``). ``passages`` are the ids of
     today's passages overlapping the range. ``kind``/``process``/``region`` are the
-    provenance of that text today.
+    provenance of that text today, ``heading`` where it stands in the document.
     """
 
     status: Status
@@ -84,6 +84,9 @@ class Resolution:
     region: str | None = None
     source: str | None = None
     title: str | None = None
+    # Where the text stands today in its document's structure (the heading path of
+    # the first passage holding it), outermost first; empty when not known.
+    heading: tuple[str, ...] = ()
 
 
 # -- reading citations -----------------------------------------------------------------
@@ -119,9 +122,19 @@ def citation_from_json(obj: Mapping[str, Any], *, where: str = "citation") -> Ci
     for name in ("passage_id", "source", "title", "license", "fetched_at"):
         values[name] = values[name] or ""
     values["kind"] = obj.get("kind") or "original"
+    values["heading"] = _heading(obj.get("heading"), where)
     citation = Citation(**values)
     check_citation(citation, where=where)
     return citation
+
+
+def _heading(value: Any, where: str) -> tuple[str, ...]:
+    """A citation's heading path: absent, or a list of strings (display only)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(part, str) for part in value):
+        raise InputError(f"{where}: 'heading' must be a list of strings or null")
+    return tuple(value)
 
 
 def check_citation(citation: Citation, *, where: str = "citation") -> None:
@@ -282,6 +295,7 @@ def _found(
         region=first.region if first else None,
         source=document.source,
         title=document.title,
+        heading=first.heading if first else (),
     )
 
 

@@ -13,8 +13,8 @@ from typing import Any, Protocol
 from ..records import Citation, Document, Passage, Region, Version
 
 __all__ = [
-    "CITATION_FIELDS", "SHADOW_FIELDS", "Row", "citation_from_row", "document_from_row", "listed",
-    "passage_from_row", "version_from_row",
+    "CITATION_FIELDS", "HEADING_MARK", "SHADOW_FIELDS", "Row", "citation_from_row",
+    "document_from_row", "flag_column", "listed", "passage_from_row", "version_from_row",
 ]
 
 # Columns of a shadow-log entry, in table order after ``id``.
@@ -54,8 +54,22 @@ def document_from_row(row: Row, prefix: str = "") -> Document:
     )
 
 
+# A passage's heading path rides in its list column ``flags``, each part after this
+# mark (no flag code has a colon), after the flags: a migration cannot add a column
+# to ``passages`` that SQLite can run again without change (docs/adr/0021).
+HEADING_MARK = "heading:"
+
+
+def flag_column(flags: tuple[str, ...], heading: tuple[str, ...]) -> list[str]:
+    """What the ``flags`` column holds: the flags, then the heading path, marked."""
+    return [*flags, *(HEADING_MARK + part for part in heading)]
+
+
 def passage_from_row(row: Row) -> Passage:
-    return Passage(**{name: row[name] for name in _PASSAGE_FIELDS}, flags=listed(row["flags"]))
+    stored = listed(row["flags"])
+    flags = tuple(f for f in stored if not f.startswith(HEADING_MARK))
+    heading = tuple(f[len(HEADING_MARK):] for f in stored if f.startswith(HEADING_MARK))
+    return Passage(**{name: row[name] for name in _PASSAGE_FIELDS}, flags=flags, heading=heading)
 
 
 def version_from_row(row: Row) -> Version:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from ..records import Document, Passage, Version
 from .dialect import Dialect
 from .protocols import Collected, DocumentSummary, PutResult
-from .rows import document_from_row, passage_from_row, version_from_row
+from .rows import document_from_row, flag_column, passage_from_row, version_from_row
 
 __all__ = ["PASSAGE_COLUMNS", "Cursor", "SQLBase", "SQLDocuments", "indexed", "passage_values"]
 
@@ -60,7 +60,7 @@ def indexed(document: Document) -> tuple[Any, ...]:
 
 def passage_values(dialect: Dialect, p: Passage) -> tuple[Any, ...]:
     return (p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region, p.process,
-            dialect.list_value(p.flags), p.text)
+            dialect.list_value(flag_column(p.flags, p.heading)), p.text)
 
 
 class SQLBase:

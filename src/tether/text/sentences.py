@@ -22,11 +22,7 @@ __all__ = ["Span", "is_abbreviation", "sentence_ranges", "sentence_spans", "spli
 
 # Words whose trailing period does not end a sentence.
 _ABBREVIATIONS = frozenset(
-    """
-    e.g i.e etc vs cf approx ca no nos fig figs eq dr mr mrs ms prof st jr sr inc ltd co corp
-    dept est vol op p pp ed eds al jan feb mar apr jun jul aug sep sept oct nov dec mt ft
-    gen col lt sgt rev u.s u.k a.m p.m
-    """.split()
+    ["e.g", "i.e", "etc", "vs", "cf", "approx", "ca", "no", "nos", "fig", "figs", "eq", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd", "co", "corp", "dept", "est", "vol", "op", "p", "pp", "ed", "eds", "al", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mt", "ft", "gen", "col", "lt", "sgt", "rev", "u.s", "u.k", "a.m", "p.m"]
 )
 
 # A sentence ends at . ! ? (optionally followed by closing quotes/brackets) and
@@ -58,6 +54,9 @@ _SHORT_LINE = 60
 # Longest stretch we allow without a break, so one huge unpunctuated line cannot
 # become a single megabyte "sentence".
 _MAX_SENTENCE = 2_000
+# Hyphens a typesetter leaves at a line end when it splits a word: groff's U+2010,
+# the soft hyphen, ASCII.
+_HYPHENS = "\u2010\u00ad-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +94,37 @@ def _dotted_name(text: str, at: int) -> bool:
     return any(c in head for c in "._()[]")
 
 
+def _indent(text: str, at: int) -> int:
+    """How many spaces and tabs open the line starting at ``at``."""
+    end = at
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return end - at
+
+
+def _wraps(text: str, line_start: int, line_end: int, next_start: int) -> bool:
+    """Whether the line at ``next_start`` continues the (long) line at ``line_start``:
+    a hard wrap, as man pages and plain-text manuals are set. It does when both open at
+    the same indent, or when the next line's indent is the text column of a hanging
+    tag on this one (``-i     Ignore case…`` over ``       characters…``). A deeper
+    or shallower line otherwise starts a unit of its own (an option's description, a
+    quoted block)."""
+    here, there = _indent(text, line_start), _indent(text, next_start)
+    if here == there:
+        return True
+    column = line_start + there
+    return there > here and column < line_end and text[column - 1] == " " and not text[column].isspace()
+
+
+def _hyphenated(text: str, line_end: int, next_start: int) -> bool:
+    """Whether a word was hyphenated across the line break (``com‐`` / ``pression``):
+    a letter and a hyphen end the line, a lower-case letter opens the next."""
+    if line_end < 2 or text[line_end - 1] not in _HYPHENS or not text[line_end - 2].isalpha():
+        return False
+    at = next_start + _indent(text, next_start)
+    return at < len(text) and text[at].islower()
+
+
 def _raw_breaks(text: str) -> Iterator[int]:
     """Offsets right after each sentence end (before the following whitespace)."""
     for match in _BOUNDARY.finditer(text):
@@ -112,8 +142,11 @@ def _raw_breaks(text: str) -> Iterator[int]:
                 yield match.start()
         elif match.group("line"):
             line_start = text.rfind("\n", 0, match.start()) + 1
-            indented = text[match.end() : match.end() + 1] in (" ", "\t")
-            if indented or match.start() - line_start < _SHORT_LINE:
+            if _hyphenated(text, match.start(), match.end()):
+                continue
+            if match.start() - line_start < _SHORT_LINE or not _wraps(
+                text, line_start, match.start(), match.end()
+            ):
                 yield match.start()
         else:
             yield match.start()

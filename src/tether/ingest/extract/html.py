@@ -14,6 +14,7 @@ extraction read.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from typing import Any
@@ -30,15 +31,13 @@ __all__ = ["HTML_EXTRACTOR", "HtmlExtractor", "detect_html_hidden"]
 log = logging.getLogger(__name__)
 
 _VOID = frozenset(
-    "area base br col embed hr img input keygen link meta param source track wbr "
-    "basefont bgsound frame isindex spacer".split()
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr", "basefont", "bgsound", "frame", "isindex", "spacer"]
 )
-_RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes plaintext".split())
+_RAW_TEXT = frozenset(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"])
 # Elements whose end tag HTML lets authors omit: reopening one closes the previous.
-_SELF_SIBLING = frozenset("p li dt dd option optgroup tr td th thead tbody tfoot rb rt rp".split())
+_SELF_SIBLING = frozenset(["p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "rb", "rt", "rp"])
 _CLOSES_P = frozenset(
-    "address article aside blockquote details div dl fieldset figcaption figure footer form "
-    "h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section table ul".split()
+    ["address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "main", "menu", "nav", "ol", "p", "pre", "section", "table", "ul"]
 )
 # Possessive quantifiers: the name and attribute runs never backtrack, and the
 # attribute run stops at the next "<", so the whole scan is linear in the input.
@@ -55,11 +54,9 @@ _WEB_ALIASES = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252",
                 "iso8859-9": "cp1254", "utf-16-le": "utf-8", "utf-16-be": "utf-8",
                 "utf-16": "utf-8"}
 
-_SKIP_TEXT = frozenset("script style noscript template head title svg math".split())
+_SKIP_TEXT = frozenset(["script", "style", "noscript", "template", "head", "title", "svg", "math"])
 _BLOCK = frozenset(
-    "address article aside blockquote br dd details dialog div dl dt fieldset figcaption figure "
-    "footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody "
-    "td tfoot th thead tr ul caption".split()
+    ["address", "article", "aside", "blockquote", "br", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption"]
 )
 _WHITESPACE = re.compile(r"\s+")
 
@@ -107,8 +104,10 @@ class HtmlExtractor:
         else:
             text = _plain_text(root)
             extractor = f"lxml {etree.__version__}"
-        lines = (line.rstrip() for line in clean(text).split("\n"))
-        return Extracted(text="\n".join(lines), media_type=HTML, extractor=extractor, regions=(),
+        lines = [line.rstrip() for line in clean(text).split("\n")]
+        marked = mark_headings(lines, _headings(root))
+        return Extracted(text="\n".join(lines), media_type=HTML,
+                         extractor=f"{extractor}; {marked} headings marked", regions=(),
                          title=title, hidden_flags=_hidden_flags(html, root))
 
 
@@ -244,6 +243,45 @@ def _trafilatura_text(html: str, name: str) -> str | None:
                     name, type(exc).__name__, exc)
         return None
     return text if text and text.strip() else None
+
+
+def _headings(root: Any) -> list[tuple[int, str]]:
+    """The page's ``h1``-``h6`` in document order, as (level, whitespace-collapsed text)."""
+    found = []
+    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        label = " ".join(element.text_content().split())
+        if label:
+            found.append((int(element.tag[1]), label))
+    return found
+
+
+def mark_headings(lines: list[str], headings: list[tuple[int, str]]) -> int:
+    """Mark the lines that are the page's headings the Markdown way (``## Buffering``),
+    in place; how many were marked.
+
+    Extracted text keeps no markup, so segmentation would not know a heading from a
+    short paragraph; the marker is the one thing added. Each heading is matched, in
+    order, to the first later line holding exactly its text; one that extraction
+    dropped (navigation) is skipped. Index lookups keep it linear.
+    """
+    at: dict[str, list[int]] = {}
+    for number, line in enumerate(lines):
+        key = " ".join(line.split())
+        if key and len(key) <= 300:
+            at.setdefault(key, []).append(number)
+    marked, after = 0, -1
+    for level, label in headings:
+        candidates = at.get(label)
+        if not candidates:
+            continue
+        k = bisect.bisect_right(candidates, after)
+        if k == len(candidates):
+            continue
+        after = candidates[k]
+        if not lines[after].lstrip().startswith("#"):
+            lines[after] = "#" * level + " " + lines[after].strip()
+            marked += 1
+    return marked
 
 
 def _html_title(root: Any) -> str | None:

@@ -19,11 +19,14 @@ from .limits import check_chars
 from .sniff import MARKDOWN, TEXT, clean, decode, lookup, refuse_binary, split_bom
 
 __all__ = ["MARKDOWN_EXTRACTOR", "TEXT_EXTRACTOR", "TextExtractor", "first_line",
-           "markdown_title"]
+           "markdown_title", "text_title"]
 
 _ATX = re.compile(r"[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*")
 _SETEXT = re.compile(r"[ ]{0,3}(?:=+|-+)[ \t]*")
 _FENCE = re.compile(r"[ ]{0,3}(?:```|~~~)")
+# ``title: Pump maintenance`` (YAML) or ``title = "Pump maintenance"`` (TOML).
+_META_TITLE = re.compile(r"title[ \t]*[:=][ \t]*(.+?)[ \t]*")
+_MAN_HEADER = re.compile(r"([^\s()]+)\((\w{1,8})\)\s.*\S\s+\1\(\2\)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +65,68 @@ def first_line(text: str) -> str | None:
     return None
 
 
+def _front_matter_title(lines: list[str]) -> tuple[str | None, int]:
+    """The ``title`` of YAML (``---``) or TOML (``+++``) front matter, and how many
+    lines the front matter takes (0 when there is none)."""
+    if not lines or lines[0].rstrip() not in ("---", "+++"):
+        return None, 0
+    fence = lines[0].rstrip()
+    title = None
+    for i, line in enumerate(lines[1:200], 1):
+        if line.rstrip() in (fence, "..."):
+            return title, i + 1
+        found = _META_TITLE.fullmatch(line)
+        if found and title is None:
+            title = cap_title(found[1].strip().strip("\"'"))
+    return None, 0
+
+
+def _man_title(lines: list[str]) -> str | None:
+    """A rendered man page's NAME line (``grep, egrep - print lines that match patterns``)."""
+    head = next((line for line in lines[:8] if line.strip()), "")
+    if not _MAN_HEADER.fullmatch(head.strip()):
+        return None
+    for i, line in enumerate(lines[:60]):
+        if line.strip() == "NAME":
+            body = next((n for n in lines[i + 1 : i + 4] if n.strip()), "")
+            return cap_title(body) if body.startswith((" ", "\t")) else None
+    return None
+
+
+def text_title(text: str) -> str | None:
+    """A plain-text title: a man page's NAME line, front matter's ``title``, an
+    underlined first heading, or a short first line that is no sentence; else ``None``
+    (ingest then uses the file's name), never a sentence of the body."""
+    lines = text.split("\n", 200)[:200]
+    title = _man_title(lines)
+    if title:
+        return title
+    title, skip = _front_matter_title(lines)
+    if title or skip:
+        return title
+    filled = [i for i, line in enumerate(lines[:40]) if line.strip()]
+    if not filled:
+        return None
+    i = filled[0]
+    line = lines[i].strip()
+    after = lines[i + 1] if i + 1 < len(lines) else ""
+    if _SETEXT.fullmatch(after) and after.strip():
+        return cap_title(line)
+    if len(line) <= 80 and not line.endswith((".", "!", "?", ":", ";", ",")):
+        return cap_title(line)
+    return None
+
+
 def markdown_title(text: str) -> str | None:
-    """First ATX (``# Title``) or setext (``Title`` over ``===``) heading, else the first line."""
+    """Front matter's ``title``, else the first ATX (``# Title``) or setext (``Title``
+    over ``===``) heading, else the first line after any front matter."""
     lines = text.split("\n", 2000)[:2000]
+    title, skip = _front_matter_title(lines)
+    if title:
+        return title
     in_fence = False
-    for i, line in enumerate(lines):
+    for i in range(skip, len(lines)):
+        line = lines[i]
         if _FENCE.match(line):
             in_fence = not in_fence
             continue
@@ -77,8 +137,8 @@ def markdown_title(text: str) -> str | None:
             return cap_title(atx.group(1))
         if line.strip() and i + 1 < len(lines) and _SETEXT.fullmatch(lines[i + 1]):
             return cap_title(line)
-    return first_line(text)
+    return first_line("\n".join(lines[skip:]))
 
 
-TEXT_EXTRACTOR = TextExtractor(TEXT, first_line)
+TEXT_EXTRACTOR = TextExtractor(TEXT, text_title)
 MARKDOWN_EXTRACTOR = TextExtractor(MARKDOWN, markdown_title)

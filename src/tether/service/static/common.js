@@ -21,6 +21,11 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Where a passage stands in its document (outermost first), as one line of text.
+export function headingText(heading) {
+  return (heading || []).join(" › ");
+}
+
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
 }

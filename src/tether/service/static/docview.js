@@ -9,7 +9,8 @@
 // as HTML.
 
 import {
-  DERIVED_WORDS, KeyNeeded, ProblemError, api, clear, el, hostOf, isDerived, problemText, sourceNode,
+  DERIVED_WORDS, KeyNeeded, ProblemError, api, clear, el, headingText, hostOf, isDerived, problemText,
+  sourceNode,
 } from "./common.js";
 import { PageView } from "./pageview.js";
 
@@ -112,7 +113,7 @@ export class DocView {
       this.status("The retrieved passage is highlighted.", "exact");
       this.render(doc, {
         start: passage.start, end: passage.end, expected: passage.text,
-        kind: passage.kind, process: passage.process, region: passage.region,
+        kind: passage.kind, process: passage.process, region: passage.region, heading: passage.heading,
       });
     } catch (error) {
       this.failed(error, signal);
@@ -152,7 +153,8 @@ export class DocView {
     const kind = (resolution && resolution.kind) || citation.kind;
     const process = (resolution && resolution.process) || citation.process;
     const region = (resolution && resolution.region) || citation.region;
-    this.render(doc, { ...range, kind, process, region });
+    const heading = (resolution && resolution.heading && resolution.heading.length) ? resolution.heading : citation.heading;
+    this.render(doc, { ...range, kind, process, region, heading });
   }
 
   async fetchVersion(docId, version, signal) {
@@ -216,7 +218,7 @@ export class DocView {
     }
   }
 
-  // doc: the version JSON; at: {start, end, expected, kind, process, region} (no start: no highlight).
+  // doc: the version JSON; at: {start, end, expected, kind, process, region, heading} (no start: no highlight).
   render(doc, at) {
     const kind = at.kind || doc.kind;
     const process = at.process || doc.process;
@@ -234,6 +236,7 @@ export class DocView {
       ["Extracted by", doc.extractor],
     ];
     if (at.region) rows.push(["Region", at.region]);
+    if (at.heading && at.heading.length) rows.push(["Section", headingText(at.heading)]);
     if (at.start !== undefined) rows.push(["Characters", `${at.start}–${at.end}`]);
     if (!derived) rows.push(["Text", "original"]);
     this.meta(rows);

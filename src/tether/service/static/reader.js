@@ -6,7 +6,7 @@
 // streamed sentences and the final Answer) for diagnostics and end-to-end tests.
 
 import {
-  DERIVED_WORDS, KeyNeeded, ProblemError, api, clear, currentKey, el, hostOf, isDerived,
+  DERIVED_WORDS, KeyNeeded, ProblemError, api, clear, currentKey, el, headingText, hostOf, isDerived,
   keyRemembered, problemText, setKey,
 } from "./common.js";
 import { DocView } from "./docview.js";
@@ -176,6 +176,7 @@ function renderSources(passages) {
       el("span", { class: "num", "aria-hidden": "true" }, String(n)),
       el("div", { class: "source-body" },
         open,
+        p.heading && p.heading.length ? el("p", { class: "source-heading" }, headingText(p.heading)) : null,
         el("p", { class: "source-meta" }, meta.join(" · "),
           derived ? el("span", { class: "badge derived" }, DERIVED_WORDS[p.kind] || p.kind) : null,
           p.flags && p.flags.length ? el("span", { class: "badge flag", title: p.flags.join(", ") }, "instruction-like text flagged") : null),
@@ -214,7 +215,8 @@ function answerParagraph() {
 function citeButton(citation, n) {
   const derived = isDerived(citation.kind);
   const label = n === null ? "•" : String(n);
-  const where = citation.title || hostOf(citation.source);
+  const heading = citation.heading && citation.heading.length ? `, ${headingText(citation.heading)}` : "";
+  const where = (citation.title || hostOf(citation.source)) + heading;
   const spoken = `Citation ${n === null ? "" : n + " "}(${where}${derived ? `, ${citation.kind} text` : ""}): open the passage`;
   return el("button", {
     type: "button", class: derived ? "cite derived" : "cite", "aria-label": spoken, title: spoken,
