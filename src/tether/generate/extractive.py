@@ -15,9 +15,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..records import Draft, Hit
+from ..text.focus import GENERIC, frame, is_fragment, is_usage, read_focus
 from ..text.instructions import is_instruction_like
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
+from .lists import list_items, wants_list
 from .rank import (
     Question,
     coverage,
@@ -33,6 +35,13 @@ __all__ = ["ExtractiveGenerator"]
 
 _LIST_MARKER = re.compile(r"[-*+•]\s+|\d{1,3}[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*")
 _MIN_COVERAGE = 0.3
+# A sentence after the first under one term or heading: a definition's later lines
+# qualify what its first line says, so they rank a little lower.
+_LATER = 0.85
+# A sentence in the unit the question names ("-v, --invert-match" for "-v") is about
+# what was asked, whatever words it uses.
+_NAMED_UNIT = 1.5
+_GENERIC = frozenset(stems(" ".join(GENERIC)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +55,11 @@ class _Sentence:
     stems: frozenset[str]
     title: frozenset[str]
     context: frozenset[str]  # what it may lean on: its title and the sentence before
+    framing: frozenset[str]  # stems of its frame: its unit's term line, headings over it
+    lead: bool  # the first sentence under its frame (a definition's first line)
+    names_focus: bool  # its frame (its unit) names the question's options and identifiers
+    hit: Hit
+    end: int  # offset of its end in the passage
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,20 +72,25 @@ class _Candidate:
     coverage: float
     typed: bool
     named: bool  # names all of the question's names and figures (or leans on them)
+    source: _Sentence
 
 
-def _is_content(sentence: str) -> bool:
-    """Whether a sentence can be answer content: not a fragment, heading, question or
-    instruction (an imperative in a document is never offered as a fact)."""
+def _is_content(sentence: str, framing: tuple[str, ...] = ()) -> bool:
+    """Whether a sentence can be answer content: not a fragment, heading, question,
+    usage line (a SYNOPSIS) or instruction (an imperative in a document is never
+    offered as a fact)."""
     return not (
         len(sentence) < 15
         or sentence.startswith("#")
         or sentence.rstrip().endswith("?")
+        or is_fragment(sentence)
+        or is_usage(sentence, framing)
         or is_instruction_like(sentence)
     )
 
 
 def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
+    focus = read_focus(question.text)
     doc_rank: dict[str, int] = {}
     out = []
     for hit in hits:
@@ -81,6 +100,7 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
         title = frozenset(stems(hit.document.title))
         text = hit.passage.text
         previous: frozenset[str] = frozenset()
+        last_frame: tuple[str, ...] | None = None
         for span in sentence_spans(text):
             start = span.start
             marker = _LIST_MARKER.match(text, start, span.end)
@@ -88,14 +108,26 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
                 start = marker.end()
             sentence = text[start : span.end]
             own = frozenset(stems(sentence))
+            framing = (*hit.passage.heading, *frame(text, span.start))
             # "It was commissioned by Odo" names the tapestry of the sentence before.
             context, previous = title | previous, own
-            if not _is_content(sentence) or not question.stems & own:
+            if not _is_content(sentence, framing):
+                continue
+            lead, last_frame = framing != last_frame, framing
+            framed = frozenset(stems(" ".join(framing)))
+            named = focus.names(sentence, framing)
+            if not (named or question.stems & (own | framed)):
+                continue
+            # The question names an option or an identifier: a sentence nothing binds
+            # to it is about something else ("Default: false." under another option).
+            # Its subject is one of the question's names, preferred, not required here.
+            if focus.exact and not named:
                 continue
             out.append(
                 _Sentence(sentence, hit.passage.passage_id,
                           (doc_rank[hit.passage.doc_id], hit.passage.start + start),
-                          hit.rank, own, title, context)
+                          hit.rank, own, title, context, framed, lead, focus.names("", framing), hit,
+                          span.end)
             )
     return out
 
@@ -109,21 +141,25 @@ class ExtractiveGenerator:
     def _candidates(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         q = read_question(question)
         found = _sentences(q, hits)
-        weights = idf_weights(q, (s.stems for s in found))
+        weights = idf_weights(q, (s.stems | s.framing | (s.title & q.names) for s in found))
         out = []
         for s in found:
             # A title names the subject ("Methanol" over "Boiling point: 64.7 °C"): it
             # supplies the question's names in full, its other words count half (a
             # title is over every sentence of the document, so it tells them apart less).
-            present = s.stems | (s.title & q.names)
+            # The unit's term and headings state what the sentence is about
+            # ("-v, --invert-match" over "Invert the sense of matching").
+            present = s.stems | s.framing | (s.title & q.names)
+            if s.names_focus:  # the unit *is* the option the question calls "option"
+                present |= q.stems & _GENERIC
             typed = supplies(s.text, q)
-            named = name_share(q, s.stems | s.context) == 1.0
+            named = name_share(q, present | s.context) == 1.0
             score = sentence_score(
                 weighted=overlap(weights, present, s.title), typed=typed, named=named, kind=q.kind,
                 rank=s.rank,
-            )
+            ) * (1.0 if s.lead else _LATER) * (_NAMED_UNIT if s.names_focus else 1.0)
             out.append(_Candidate(s.text, s.passage_id, s.order, s.stems, score,
-                                  coverage(q, present | s.title), typed, named))
+                                  coverage(q, present | s.title), typed, named, s))
         return out
 
     def generate(
@@ -148,5 +184,13 @@ class ExtractiveGenerator:
             ):
                 continue
             chosen.append(cand)
+        # "What are the rules?" over "Keep these rules in mind:" and its list: the
+        # items answer, each on its own, not the sentence that announces them.
+        items = list_items(best.source.hit.passage.text, best.source.end) if wants_list(
+            question) else []
+        if items:
+            for text in items:
+                yield Draft(text, (best.passage_id,))
+            return
         for cand in sorted(chosen, key=lambda c: c.order):
             yield Draft(cand.text, (cand.passage_id,))

@@ -31,7 +31,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..text.terms import Term, content_terms
+from ..text.focus import read_focus
+from ..text.terms import Term, content_terms, stem
 
 __all__ = [
     "Question",
@@ -186,11 +187,14 @@ def _names(question: str, terms: list[Term]) -> frozenset[str]:
 
 def read_question(question: str) -> Question:
     terms = content_terms(question)
+    # The subject an option or property belongs to ("curl" in "curl --silent") is a
+    # name too: a sentence about another program answers another question.
+    subjects = {stem(w) for w in read_focus(question).subjects}
     return Question(
         question,
         frozenset(t.stem for t in terms),
         asked_kind(question),
-        _names(question, terms),
+        _names(question, terms) | (subjects & {t.stem for t in terms}),
     )
 
 

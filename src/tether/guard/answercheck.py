@@ -41,8 +41,10 @@ from typing import cast
 
 from ..judges.base import Judge, Judgement
 from ..text.asked import not_stated
+from ..text.focus import frame
 from ..text.terms import Term, content_terms, stem, stems
 from .answertype import answer_type, supplies
+from .focus import not_an_answer
 
 __all__ = [
     "anchors", "check_answer", "heading", "judge_answers", "judged_refusal", "property_terms",
@@ -66,9 +68,8 @@ def anchors(question: str, passages: Sequence[str] = ()) -> list[Term]:
     for term in terms:
         # The question's first word is capitalised by grammar, not because it is a name.
         opening = term.start == starts_question and term.start == first
-        if term.numeric or (term.capitalised and not opening and term.stem not in lower_only):
-            out.append(term)
-        elif term.word.lower() in objects:
+        named = term.capitalised and not opening and term.stem not in lower_only
+        if term.numeric or named or term.word.lower() in objects:
             out.append(term)
     return out
 
@@ -99,10 +100,10 @@ _PROPERTY = re.compile(
     r"^\s*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|an?)\s+(.+?)"
     r"(?=\s+(?:of|for|in|on|at|during|from|by|with|to|into|about|than|that|which|who|when|"
     r"where|whose|after|before|under|over|between|among|per|as)\b|\s*[?.!]?\s*$)",
-    re.I,
+    re.IGNORECASE,
 )
 
-_COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_]+)", re.I)
+_COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_]+)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=256)  # asked once per candidate sentence of the same question
@@ -164,6 +165,7 @@ def sentence_answers(
     section: str = "",
     passages: Sequence[str] = (),
     anchor_terms: Sequence[Term] | None = None,
+    path: Sequence[str] = (),
 ) -> str | None:
     """None when ``sentence`` answers ``question``, else what it lacks.
 
@@ -171,12 +173,19 @@ def sentence_answers(
     ``section`` is the passage it was cut from, whose heading may state the asked
     property's qualifier ("Exposure limits" over "The 8-hour limit is 1,000 ppm");
     ``passages`` are the retrieved texts, used to tell names from typos (or pass
-    ``anchor_terms`` computed once with ``anchors``).
+    ``anchor_terms`` computed once with ``anchors``); ``path`` is the passage's
+    heading path, outermost first, when segmentation gave it one.
     """
+    framing = (*path, *_frame(sentence, section))
+    unfit = not_an_answer(question, sentence, framing, context.split("\n", 1)[0])
+    if unfit:
+        return unfit
     kind = answer_type(question)
     if not supplies(sentence, kind, question):
         return f"gives no {kind}"
-    present = stems(sentence) | stems(context)
+    # Its unit's term and the headings over it say what it is about ("server.timeout#"
+    # over "- <number> Timeout in milliseconds. Default: 5000").
+    present = stems(sentence) | stems(context) | stems(" ".join(framing))
     subject = absent_subject(question, passages)
     if subject:
         return f"is not about {subject!r}"
@@ -191,13 +200,23 @@ def sentence_answers(
     return None
 
 
+def _frame(sentence: str, section: str) -> tuple[str, ...]:
+    """The frame of ``sentence`` where it stands in ``section`` (none when not found)."""
+    at = section.find(sentence) if sentence and section else -1
+    return frame(section, at) if at >= 0 else ()
+
+
 _TOKEN = re.compile(r"[^\W_]+(?:[.,][0-9]+)*", re.UNICODE)
 # A word right after one of these (and maybe a determiner) is the object of a
 # preposition: a noun phrase, the thing the question is about ("the limit *for
 # xylene*"). Verbs, which questions paraphrase freely ("located" for "a region
 # in"), never stand there.
-_PREPOSITIONS = frozenset("of for about on in at from with by to into than".split())
-_DETERMINERS = frozenset("the a an its their his her this that these those".split())
+_PREPOSITIONS = frozenset(
+    ("of", "for", "about", "on", "in", "at", "from", "with", "by", "to", "into", "than")
+)
+_DETERMINERS = frozenset(
+    ("the", "a", "an", "its", "their", "his", "her", "this", "that", "these", "those")
+)
 
 
 @lru_cache(maxsize=512)
@@ -249,16 +268,29 @@ def check_answer(
                 " state is about something else")
     terms = anchors(question, passages)
     lacks = []
-    for text, context, *section in sentences:
-        lacks.append(sentence_answers(question, text, context, section="".join(section),
-                                      passages=passages, anchor_terms=terms))
+    for text, context, *rest in sentences:
+        # (sentence, context[, section[, heading path]])
+        section = str(rest[0]) if rest else ""
+        path = tuple(rest[1]) if len(rest) > 1 else ()
+        lacks.append(sentence_answers(question, text, context, section=section,
+                                      passages=passages, anchor_terms=terms, path=path))
     if any(why is None for why in lacks):
         return None
     kind = answer_type(question)
     if kind and all(str(why).startswith("gives no") for why in lacks):
         return f"{missing}: the question asks for a {kind}, and the sentences found give none"
     first = next(str(why) for why in lacks if not str(why).startswith("gives no"))
-    return f"{missing}: the sentences found never mention {first.removeprefix('does not mention ')}"
+    for prefix, said in (("is not about ", "are not about"), ("does not mention ", "never mention")):
+        if first.startswith(prefix):
+            return f"{missing}: the sentences found {said} {first.removeprefix(prefix)}"
+    return f"{missing}: the sentences found {_PLURAL.get(first, first)}"
+
+
+# A refusal speaks of the sentences found together.
+_PLURAL = {
+    "is a usage line, not a statement": "are usage lines, not statements",
+    "is a fragment, not a sentence": "are fragments, not sentences",
+}
 
 
 def judge_answers(

@@ -1,0 +1,304 @@
+"""What a question is about, and what binds a sentence to it (ADR 0022).
+
+A question about documentation names its focus exactly: an option (``-v``,
+``--xz``, ``--num-callers``), an identifier (``highWaterMark``, ``path.join``,
+``child_process.exec``) and the subject they belong to (``grep``, ``bzip2``,
+``Valgrind``). A sentence answers only when that focus is bound to it — by the
+sentence itself, by the *frame* it stands in (the term line of its option block or
+list item, the heading lines over it in its passage, its passage's heading path),
+or, for a subject, by its document's title. "Default: false." under
+``allowHalfOpen`` is not about ``highWaterMark``; zip's "The default compression
+level is -6." is not about bzip2.
+
+Both the extractive generator (to choose) and the answer check (to refuse) read
+questions and frames with this module, as they cut sentences with ``sentences``:
+the same text is always read the same way; what each stage decides from it is its own.
+
+    >>> f = read_focus("What does the -v option of grep do?")
+    >>> f.options, f.subjects
+    (('-v',), ('grep',))
+    >>> frame("       -v, --invert-match\\n              Invert the sense of matching.", 40)
+    ('-v, --invert-match',)
+    >>> f.unbound("Invert the sense of matching.", ("-v, --invert-match",), "GREP(1)")
+    []
+    >>> f.unbound("Invert the sense of matching.", ("-v, --invert-match",), "GIT-GREP(1)")
+    ['grep']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .terms import QUERY_STOPWORDS
+
+__all__ = [
+    "GENERIC", "Focus", "frame", "heading_like", "is_fragment", "is_usage", "mentions", "read_focus",
+    "term_like", "term_of",
+]
+
+# An option as a command line writes it: one or two dashes, then a letter ("-0" is a
+# number, "non-matching" a word: the dash must not follow a word character).
+_OPTION = re.compile(r"(?<![\w.-])(--?[A-Za-z][\w-]*)")
+# An identifier: camelCase, snake_case or dotted (path.join, child_process.exec),
+# with an optional call's parentheses, which are left out.
+_IDENT = re.compile(
+    r"(?<![\w.-])((?:[A-Za-z_$][\w$]*\.)*[a-z_$][\w$]*[A-Z][\w$]*"
+    r"|[A-Za-z][\w$]*(?:[._][A-Za-z][\w$]*)+)(?:\(\))?"
+)
+_WORD = re.compile(r"[A-Za-z][\w+.-]*[\w+]|[A-Za-z]")
+_DETERMINERS = frozenset(("the", "a", "an", "its", "their", "this", "that", "these", "those"))
+# Words that name the thing asked about in general, never a subject of its own.
+GENERIC = frozenset((
+    "option", "options", "flag", "flags", "command", "commands", "program", "tool",
+    "default", "value", "values", "setting", "settings", "argument", "arguments",
+    "parameter", "parameters", "mode", "method", "function", "module", "class", "type",
+    "version", "file", "files", "level", "size", "rules", "rule", "way", "name",
+))
+_NOT_SUBJECT = QUERY_STOPWORDS | GENERIC | frozenset(("does", "do", "did", "is", "are"))
+_PRODUCT = re.compile(r"[A-Z][\w]*\.[a-z]{1,4}")
+_POSSESSIVE = re.compile(r"\b([A-Za-z][\w.+-]*[\w+])['’]s\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """The exact things a question asks about, as it writes them."""
+
+    options: tuple[str, ...] = ()
+    identifiers: tuple[str, ...] = ()
+    subjects: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.options or self.identifiers or self.subjects)
+
+    @property
+    def exact(self) -> tuple[str, ...]:
+        """Options and identifiers: what a unit's term names."""
+        return self.options + self.identifiers
+
+    def names(self, sentence: str, framing: Sequence[str] = ()) -> bool:
+        """Whether the sentence or its frame names every option and identifier asked
+        about (and there is at least one)."""
+        near = [sentence, *framing]
+        return bool(self.exact) and all(any(mentions(t, i) for t in near) for i in self.exact)
+
+    def unbound(self, sentence: str, framing: Sequence[str] = (), title: str = "") -> list[str]:
+        """The focus items nothing binds to ``sentence``: neither the sentence, nor
+        its frame (term line, headings), nor — for a subject — its document's title."""
+        near = [sentence, *framing]
+        missing = [item for item in self.exact if not any(mentions(t, item) for t in near)]
+        missing += [s for s in self.subjects if not any(mentions(t, s) for t in (*near, title))]
+        return missing
+
+
+@lru_cache(maxsize=1024)
+def read_focus(question: str) -> Focus:
+    """The options, identifiers and named subjects of ``question``.
+
+    A subject is the word a property or option belongs to: after "of"/"for"/"in"
+    ("the -v option *of grep*", "rules *in Rust*"), before an option ("*tar* -z"),
+    or a possessive ("*Valgrind's* --trace-children").
+    """
+    options = tuple(dict.fromkeys(m.group(1) for m in _OPTION.finditer(question)))
+    found = [m.group(1) for m in _IDENT.finditer(question) if not _OPTION.fullmatch(m.group(1))]
+    # "Node.js" is a product's name, not an API's: a subject (a title may bind it).
+    names = [i for i in found if _PRODUCT.fullmatch(i)]
+    idents = tuple(dict.fromkeys(i for i in found if i not in names))
+    subjects = tuple(dict.fromkeys([*names, *_subjects(question, options, idents)]))
+    return Focus(options, idents, subjects)
+
+
+def _subjects(question: str, options: tuple[str, ...], idents: tuple[str, ...]) -> tuple[str, ...]:
+    words = [(m.group(0), m.start()) for m in _WORD.finditer(question)]
+    found: list[str] = []
+    taken = set(options) | set(idents)
+
+    def add(word: str) -> None:
+        if word.lower() not in _NOT_SUBJECT and word not in taken and len(word) > 1:
+            found.append(word)
+
+    for i, (word, start) in enumerate(words):
+        if question[start - 1 : start] == "-":  # a part of an option ("--num-callers")
+            continue
+        j = i - 1
+        if j >= 0 and words[j][0].lower() in _DETERMINERS:
+            j -= 1
+        owner = words[j][0].lower() if j >= 0 else ""
+        # "in" qualifies as often as it owns ("in the final report"): only a name after it.
+        if owner in ("of", "for") or (owner == "in" and word[0].isupper()):
+            add(word)
+    for option in options:
+        at = question.find(option)
+        before = [w for w, start in words if start + len(w) <= at]
+        if before and question[at - 1 : at] == " ":
+            add(before[-1])
+    for m in _POSSESSIVE.finditer(question):
+        add(m.group(1))
+    return tuple(dict.fromkeys(found))
+
+
+def mentions(text: str, item: str) -> bool:
+    """Whether ``text`` names ``item`` as a whole token: ``-v`` in "-v, --invert-match"
+    but not in "-vv"; ``grep`` in "GREP(1)" but not in "GIT-GREP(1)" or "grep.patternType";
+    an identifier case-sensitively, anything else case-insensitively."""
+    if not item:
+        return False
+    exact = bool(_OPTION.fullmatch(item) or _IDENT.fullmatch(item))
+    pattern = _token_pattern(item, exact)
+    return pattern.search(text) is not None
+
+
+@lru_cache(maxsize=1024)
+def _token_pattern(item: str, exact: bool) -> re.Pattern[str]:
+    flags = 0 if exact else re.IGNORECASE
+    return re.compile(r"(?<![\w.-])" + re.escape(item) + r"(?![\w-]|\.\w)", flags)
+
+
+# -- frames: what a sentence stands under inside its passage -------------------
+
+_TERM_LINE = re.compile(r"--?[A-Za-z]|[-*+•]\s|\d{1,3}[.)]\s")
+_CLOSING = (".", "!", "?", ":", ";", ",")
+_SHORT = 72
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def heading_like(line: str) -> bool:
+    """A line that names what follows it: a Markdown heading, a Node-style
+    permalinked heading (``server.keepAliveTimeout#``), or a short line without a
+    sentence's closing punctuation."""
+    s = line.strip()
+    if not s:
+        return False
+    if s.startswith("#") or s.endswith("#"):
+        return True
+    return len(s) <= _SHORT and not s.endswith(_CLOSING) and not s[0].islower()
+
+
+def term_like(line: str) -> bool:
+    """A line that opens a unit: an option line (a tag, never a sentence's end:
+    "--silent does." is a wrapped line) or a list item's first line."""
+    s = line.strip()
+    if _OPTION.match(s):
+        return len(s) <= _SHORT * 2 and not s.endswith((".", ","))
+    return bool(_TERM_LINE.match(s))
+
+
+def frame(text: str, at: int) -> tuple[str, ...]:
+    """The lines over position ``at`` of ``text``, outermost first: the term line of the
+    option block or list item it belongs to, and the lines it is indented under or
+    headed by. A blank line ends a run of lines at one indent (a new paragraph), not
+    the climb to a line indented less (man pages put blank lines inside sections).
+    """
+    lines_start = text.rfind("\n", 0, at) + 1
+    own = text[lines_start : text.find("\n", at) if text.find("\n", at) >= 0 else len(text)]
+    out: list[str] = []
+    # A list item's siblings stand at its own indent: only what is indented less
+    # frames it. A description set flush under its term (HTML <dt>/<dd> flattened)
+    # is framed by the nearest term line above it, in the same paragraph.
+    same = not term_like(own)
+    if not same:
+        out.append(term_of(own))
+    level, blank = _indent(own), False
+    # A passage opens at its first character, not its first line's margin: the
+    # indent of its first line is unknown. A term line there is taken at the indent
+    # of the term lines below it (its siblings), never as their parent.
+    sibling = level if term_like(own) else None
+    end = lines_start - 1
+    while end >= 0:
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        end = start - 1
+        if not line.strip():
+            blank = True
+            continue
+        indent = _indent(line)
+        if term_like(line):
+            if start == 0 and sibling is not None:
+                indent = sibling
+            sibling = indent if sibling is None else min(sibling, indent)
+        elif start == 0 and not heading_like(line):
+            break  # the passage opens mid-unit ("Example:"): nothing over it is known
+        # At one indent only a marked heading ("## …", "server.timeout#") frames: a
+        # short plain line there is more often a wrapped line of the same paragraph.
+        marked = line.strip().startswith("#") or line.rstrip().endswith("#")
+        if indent < level or (same and indent == level and not blank and (
+                term_like(line) or marked)):
+            out.append(term_of(line) if term_like(line) else line.strip())
+            level, same = min(level, indent), False
+            if level == 0 and heading_like(line):
+                break
+    return tuple(reversed(out))
+
+
+def term_of(line: str) -> str:
+    """The term a unit's first line names: a man-page hanging tag before its gap
+    ("-i     Ignore case" → "-i"), a list item's leading words up to its first
+    sentence ("- highWaterMark <number> Buffer level …" → "highWaterMark <number>"),
+    or the whole (short) line."""
+    s = line.strip()
+    s = re.sub(r"^(?:[-*+•]|\d{1,3}[.)])\s+", "", s) if not _OPTION.match(s) else s
+    gap = re.search(r"\S(\s{2,})\S", s)
+    if gap and _OPTION.match(s):
+        return s[: gap.start(1)]
+    typed = re.match(r"[\w$.'\"`-]+(?:\s+<[^>]+>(?:\s*\|\s*<[^>]+>)*)", s)
+    if typed:
+        return typed.group(0)
+    if len(s) > _SHORT:
+        words = s.split()
+        return " ".join(words[:3]) if _OPTION.match(s) or _IDENT.match(s) else ""
+    return s
+
+
+# -- what is not an answer -------------------------------------------------------
+
+_USAGE = re.compile(
+    r"\[[^\]\n]*(?:\.\.\.|…|OPTION|options?\b|FILE|ARG)[^\]\n]*\]"  # [OPTION...], [FILE...]
+    r"|\{[^}\n]*\|[^}\n]*\}"  # {A|c|d}
+    r"|\[-[A-Za-z]{2,}\]"  # [-abc]
+)
+_USAGE_HEADINGS = frozenset(("SYNOPSIS", "USAGE", "SYNTAX"))
+
+
+def is_usage(sentence: str, framing: Sequence[str] = ()) -> bool:
+    """A usage pattern (``grep [OPTION...] PATTERNS [FILE...]``) or a line of a
+    SYNOPSIS/USAGE section: how to call a command, not a statement about it."""
+    if any(f.strip().rstrip(":").upper() in _USAGE_HEADINGS for f in framing):
+        return True
+    s = sentence.strip()
+    ends = s.endswith((".", "!", "?")) and not s.endswith("...")
+    return bool(_USAGE.search(s)) and not ends
+
+
+_CODE = re.compile(r"^(?:const|let|var|import|fn|def|\$)\s|=>|;\s*$|[{}]\s*$")
+_URL = re.compile(r"\w+://\S+|\]\([^)]*\)|`[^`]*`|\{\w+\}")
+# A command line as an example shows it: a program, then an option, no full stop.
+_COMMAND = re.compile(r"^[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?\s+--?[A-Za-z]")
+
+
+def is_fragment(sentence: str) -> bool:
+    """A piece that is no sentence: code, a command line, a running header
+    ("GREP(1) User Commands GREP(1)"), a heading, a bare term ("-v, --invert-match"),
+    a bare link, or a line cut off mid-word or mid-clause. A term line that states
+    its default ("--num-callers=<number> [default: 12]") is a statement."""
+    s = sentence.strip()
+    if not s or _CODE.search(s):
+        return True
+    closed = s.endswith((".", "!", "?", ":")) and not s.endswith("...")
+    if _OPTION.match(s) and "\n" not in s and not closed:
+        return "default" not in s.lower()
+    words = re.findall(r"[A-Za-z]+", _URL.sub(" ", _OPTION.sub(" ", s)))
+    if s.endswith(("‐", "-", ",", "(", "[", "{", "|")) or (
+            _COMMAND.match(s) and not closed and len(words) <= 4):
+        return True
+    if len(words) < 3:  # "--error-exitcode option.", a bare link
+        return True
+    plain = not any(c.isdigit() or c == ":" for c in s)
+    if plain and not closed and "\n" not in s and len(words) <= 6 and s[0].isupper():
+        return True  # a heading ("Compression preset levels"), not a claim
+    # Every word capitalised (or none lower-case): a header or a heading, not a claim.
+    return not any(w[0].islower() and len(w) > 2 for w in words)
