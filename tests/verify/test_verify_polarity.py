@@ -44,9 +44,11 @@ POLARITY_CASES = [
      "supported", None),
     # Under negation entailment runs the other way: dropping words is not allowed...
     ("The man is not walking.", "The man is not walking the dog.", "mentioned", "negates more"),
-    # ...adding them is.
+    # ...and adding them is an added detail all the same: logic lets "not walking the
+    # dog" give "not walking the dog in the park", but the annotators of negated NLI
+    # (Hossain et al. 2020) call such pairs neutral, and over-refusing is the safe side.
     ("The man is not walking the dog in the park.", "The man is not walking the dog.",
-     "supported", None),
+     "mentioned", None),
     ("Москва не является столицей России.", "Москва является столицей России.",
      "contradicted", "'не'"),
     ("东京不是日本的首都。", "东京是日本的首都。", "contradicted", "'不'"),
@@ -93,8 +95,11 @@ QUANTIFIER_CASES = [
     ("Some patients recovered within a week.", "All patients recovered within a week.",
      "contradicted", "quantifier:some vs all"),
     ("Patients recovered within a week.", "All patients recovered within a week.", "supported", None),
+    # Dropping "some" generalises: not stated, though not the opposite either...
     ("Patients recovered within a week.", "Some patients recovered within a week.",
-     "contradicted", "quantifier:(none) vs some"),
+     "mentioned", "quantifier:(none) vs some"),
+    # ...while adding it says less than the passage does.
+    ("Some kittens are eating.", "The kittens are eating.", "supported", None),
     ("Most voters approved the plan.", "Few voters approved the plan.",
      "contradicted", "quantifier:most vs few"),
     ("The valve always leaks in winter.", "The valve sometimes leaks in winter.",

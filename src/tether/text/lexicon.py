@@ -30,7 +30,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["Relation", "available", "exclusive", "lemmas", "licenses", "relation", "wordnet_dir"]
+__all__ = [
+    "Relation", "available", "exclusive", "lemmas", "licenses", "relation", "verb_forms",
+    "wordnet_dir",
+]  # fmt: skip
 
 Relation = Literal["same", "synonym", "hypernym", "antonym", "cohyponym"]
 POS = ("n", "v", "a", "r")
@@ -134,6 +137,13 @@ def _db() -> _Database | None:
         return _Database(root)
     except (OSError, ValueError):
         return None
+
+
+@lru_cache(maxsize=1)
+def verb_forms() -> frozenset[str]:
+    """Irregular inflected verb forms WordNet lists ("held", "caught", "eaten")."""
+    db = _db()
+    return frozenset(db.exceptions["v"]) if db is not None else frozenset()
 
 
 def available() -> bool:
@@ -261,10 +271,18 @@ def _heads(synset: Synset) -> list[Synset]:
 
 
 @lru_cache(maxsize=65536)
-def relation(premise: str, claim: str) -> Relation | None:
+def relation(
+    premise: str, claim: str, premise_pos: str | None = None, claim_pos: str | None = None
+) -> Relation | None:
     """How ``claim`` stands to ``premise``: ``same`` (one lemma), ``synonym``,
     ``hypernym`` (the premise word is a kind of the claim word), ``antonym``,
-    ``cohyponym`` (sisters under a close common hypernym), or None."""
+    ``cohyponym`` (sisters under a close common hypernym), or None.
+
+    ``premise_pos`` / ``claim_pos`` ("n", "v", "a", "r") say how each word is used
+    where the text reads it (``verify.shallow``): "dog" in "a yellow dog" is not the
+    verb "to dog" (chase), "green" in "a green field" is not the noun (a park).
+    Without them the premise word is read in its dominant part of speech and the
+    claim word in any."""
     p_word, c_word = premise.lower(), claim.lower()
     if p_word == c_word:
         return "same"
@@ -275,9 +293,11 @@ def relation(premise: str, claim: str) -> Relation | None:
             return "same"
     # The premise word is read as its dominant part of speech: "bike" in "walking with
     # a bike" is the noun, not the verb whose hypernym is "ride".
-    main = _dominant(p_word)
+    main = premise_pos if premise_pos and lemmas(p_word, premise_pos) else _dominant(p_word)
     p_syn = {pos: v for pos, v in _synsets(p_word, PREMISE_SENSES).items() if pos == main}
     c_syn = _synsets(c_word, CLAIM_SENSES)
+    if claim_pos and claim_pos in c_syn:
+        c_syn = {claim_pos: c_syn[claim_pos]}
     shared = [pos for pos in p_syn if pos in c_syn]
     for pos in shared:
         if set(p_syn[pos]) & set(c_syn[pos]):
@@ -286,7 +306,7 @@ def relation(premise: str, claim: str) -> Relation | None:
         targets = set(c_syn[pos])
         if any(targets & _ancestors(s, HYPERNYM_DEPTH).keys() for s in p_syn[pos][:HYPERNYM_SENSES]):
             return "hypernym"
-    c_main = _dominant(c_word)
+    c_main = claim_pos if claim_pos and lemmas(c_word, claim_pos) else _dominant(c_word)
     # Adjectives keep their antonyms even where the noun has more senses ("white").
     p_ex = {k: v for k, v in _synsets(p_word, EXCLUSIVE_SENSES).items() if k in (main, "a")}
     c_ex = {k: v for k, v in _synsets(c_word, EXCLUSIVE_SENSES).items() if k in (c_main, "a")}
@@ -326,11 +346,15 @@ def _sisters(a: tuple[Synset, ...], b: tuple[Synset, ...]) -> bool:
     return False
 
 
-def licenses(premise: str, claim: str) -> bool:
+def licenses(
+    premise: str, claim: str, premise_pos: str | None = None, claim_pos: str | None = None
+) -> bool:
     """Whether a premise that says ``premise`` also says ``claim`` of the same thing."""
-    return relation(premise, claim) in ("same", "synonym", "hypernym")
+    return relation(premise, claim, premise_pos, claim_pos) in ("same", "synonym", "hypernym")
 
 
-def exclusive(premise: str, claim: str) -> bool:
+def exclusive(
+    premise: str, claim: str, premise_pos: str | None = None, claim_pos: str | None = None
+) -> bool:
     """Whether the two words cannot both hold of one thing (antonyms, co-hyponyms)."""
-    return relation(premise, claim) in ("antonym", "cohyponym")
+    return relation(premise, claim, premise_pos, claim_pos) in ("antonym", "cohyponym")

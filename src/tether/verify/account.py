@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..text import lexicon
-from ..text.terms import NEGATION_WORDS
 from .align import Alignment, Finding, anchors
 from .lexical import Prepared
-from .polarity import _negated_scope
+from .shallow import Reading, pos_of, read
+from .structure import compare
 
 __all__ = ["Accounting", "RELATION_WORDS", "account"]
 
@@ -88,24 +88,19 @@ def account(a: Alignment) -> Accounting:
     caps: list[str] = []
     findings: list[Finding] = []
     seen: set[str] = set()
-    negated = _negated_tokens(c)
-    negated_keys = {c.keys[y] for y in negated if c.keys[y] in a.matched}
-    p_negated = _negated_scope(p, a.t0, a.t1) if negated else set()
+    rc, rp = read(c), read(p)
     for x in range(len(c.keys)):
         k = c.keys[x]
         if k is None or k in a.matched or k in seen or not _is_word(c, x):
             continue
         seen.add(k)
         word = c.low[x]
-        if any(lexicon.licenses(p.low[z], word) for z in _distinct(p, window)):
+        c_pos = pos_of(c, rc, x)
+        if any(lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos) for z in _distinct(p, window)):
             licensed.add(k)
             continue
         other = _counterpart(a, x, free)
-        if other is None and x in negated and negated_keys & set(c.keys[:x]) & p_negated:
-            # "not walking the dog" states "not walking the dog in the park".
-            licensed.add(k)
-            continue
-        if other is not None and lexicon.exclusive(p.low[other], word):
+        if other is not None and lexicon.exclusive(p.low[other], word, pos_of(p, rp, other), c_pos):
             findings.append(_contra("lexicon", f"substitution:'{word}' vs '{p.low[other]}'"))
         elif other is None and (rival := _exclusive_in_sentence(a, word, free)) is not None:
             findings.append(_contra("lexicon", f"substitution:'{word}' vs '{rival}'"))
@@ -120,27 +115,23 @@ def account(a: Alignment) -> Accounting:
     elif (turned := _participle_turned(a)) is not None:
         caps.append(turned)
     caps_rel, found_rel = _relations(a)
-    return Accounting(frozenset(licensed), (*caps, *caps_rel), (*findings, *found_rel))
-
-
-def _negated_tokens(c: Prepared) -> set[int]:
-    """Claim tokens after a negator in its clause."""
-    out: set[int] = set()
-    for x, w in enumerate(c.low):
-        if w in NEGATION_WORDS or w.endswith("n't"):
-            y = x + 1
-            while y < len(c.low) and c.clause[y] == c.clause[x]:
-                out.add(y)
-                y += 1
-    return out
+    caps_st, found_st = compare(a, frozenset(licensed))
+    if findings and found_st:
+        found_st = []
+    return Accounting(
+        frozenset(licensed), (*caps, *caps_rel, *caps_st), (*findings, *found_rel, *found_st)
+    )
 
 
 def _distinct(p: Prepared, tokens: list[int]) -> list[int]:
-    seen: set[str] = set()
+    """One token per word and reading (the same word may be a noun and a verb)."""
+    r = read(p)
+    seen: set[tuple[str, str | None]] = set()
     out = []
     for z in tokens:
-        if p.low[z] not in seen:
-            seen.add(p.low[z])
+        key = (p.low[z], r.tag[z])
+        if key not in seen:
+            seen.add(key)
             out.append(z)
     return out
 
@@ -191,7 +182,7 @@ def _reversed_roles(a: Alignment) -> str | None:
                 (xi, pi), (xj, pj), (xk, pk) = seq[i], seq[j], seq[k]
                 if not pi > pj > pk:
                     continue
-                if not c.clause[xi] == c.clause[xk] or not p.clause[pi] == p.clause[pk]:
+                if c.clause[xi] != c.clause[xk] or p.clause[pi] != p.clause[pk]:
                     continue
                 if _passive(c, xj) or _passive(p, pj) or not _verb_like(c, xj):
                     continue  # a passive: "the potato is peeled by the woman"
@@ -232,6 +223,17 @@ def _participle_turned(a: Alignment) -> str | None:
     return None
 
 
+def _between(p: Prepared, i: int, j: int) -> set[str]:
+    """Relation words among tokens ``[i, j)``, less the "to" of a range ("2 to 5")."""
+    keys = p.keys
+    words = [
+        p.low[y] for y in range(max(i, 0), j)
+        if not (0 < y < len(keys) - 1 and (keys[y - 1] or "").startswith("#")
+                and (keys[y + 1] or "").startswith("#"))
+    ]  # fmt: skip
+    return _relation_set(words)
+
+
 def _relation_set(words: list[str]) -> set[str]:
     return {_SAME_RELATION.get(w, w) for w in words if w in RELATION_WORDS} - {"of"}
 
@@ -249,31 +251,60 @@ def _trailing(p: Prepared, z: int) -> list[str]:
     return out
 
 
+def _particle(p: Prepared, z: int) -> set[str]:
+    """"holding *up* a sign" is holding a sign: the completive particle right after a
+    verb says nothing of where."""
+    return {"up"} if z + 1 < len(p.low) and p.low[z + 1] == "up" and read(p).tag[z] == "V" else set()
+
+
+def _reordered_alike(
+    c: Prepared, p: Prepared, rp: Reading, left: int, right: int, pl: int, pr: int
+) -> bool:
+    """Orders that differ without changing who is where: a passive ("picked up by a
+    man"), a compound for its phrase ("gloves for boxing", "boxing gloves")."""
+    if "by" in c.low[left + 1 : right]:
+        return True
+    if rp.tag[pr] == "M" and rp.head[pr] == pl:
+        return True
+    # "At sea level water boils": the phrase moved whole, its relation word with it.
+    return bool(_between(c, left + 1, right) & _between(p, pr - 3, pr))
+
+
 def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
     c, p = a.claim, a.passage
     where = dict(_unique_positions(a))
+    rp = read(p)
     caps: list[str] = []
     findings: list[Finding] = []
     anchored = sorted(where)
     spans: list[tuple[set[str], set[str]]] = []
     for left, right in zip(anchored, anchored[1:]):
         pl, pr = where[left], where[right]
-        if c.clause[left] != c.clause[right] or not 0 < pr - pl <= _RELATION_REACH:
+        if c.clause[left] != c.clause[right] or p.sent[pl] != p.sent[pr]:
             continue
-        if p.sent[pl] != p.sent[pr]:
+        said = _between(c, left + 1, right)
+        if pr < pl or pr - pl > _RELATION_REACH:
+            if said and pr < pl and not _reordered_alike(c, p, rp, left, right, pl, pr):
+                # "a man in a hat" from "a harp played with a hat by a man".
+                caps.append(f"relation:'{'/'.join(sorted(said))}' binds '{c.low[left]}' and "
+                            f"'{c.low[right]}', which the passage has the other way round")  # fmt: skip
             continue
-        spans.append((_relation_set(c.low[left + 1 : right]), _relation_set(p.low[pl + 1 : pr])))
+        found = _between(p, pl + 1, pr) - _particle(p, pl)
+        said -= _particle(c, left)
+        if found and not said and any(rp.tag[z] not in ("M", None) for z in range(pl + 1, pr)):
+            continue  # "a man in a hat is playing": the phrase qualifies the left word
+        spans.append((said, found))
     if anchored:
         last = anchored[-1]
         said = _relation_set(_trailing(c, last))
         if said and not any(k for k in c.keys[last + 1 :] if k and k not in RELATION_WORDS):
             spans.append((said, _relation_set(_trailing(p, where[last]))))
     for said, found in spans:
-        if not said or not found or said == found:
+        if said == found:
             continue
         pair = next(((s, f) for s in sorted(said) for f in sorted(found)
                      if frozenset((s, f)) in _EXCLUSIVE), None)  # fmt: skip
-        mine, theirs = "/".join(sorted(said)), "/".join(sorted(found))
+        mine, theirs = "/".join(sorted(said)) or "none", "/".join(sorted(found)) or "none"
         if pair is not None:
             findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'"))
         caps.append(f"relation:'{mine}' where the passage has '{theirs}'")

@@ -46,7 +46,7 @@ class Prepared:
     __slots__ = (
         "text", "trans", "fold", "low", "keys", "starts", "ends", "sent", "clause",
         "sentences", "sent_tokens", "sent_keys", "index", "figures", "_collapsed",
-        "key_set", "sent_starts", "_caps", "_lower", "_shout", "_fig_starts",
+        "key_set", "sent_starts", "_caps", "_lower", "_shout", "_fig_starts", "shallow",
     )  # fmt: skip
 
     def __init__(self, text: str) -> None:
@@ -64,6 +64,8 @@ class Prepared:
         self._lower: frozenset[str] | None = None
         self._shout: frozenset[int] | None = None
         self._fig_starts: list[int] | None = None
+        # verify.shallow's reading of the text, made on first use.
+        self.shallow: object | None = None
         self._tokenise()
 
     def _tokenise(self) -> None:

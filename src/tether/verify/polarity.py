@@ -147,6 +147,24 @@ def _negated_scope(p: Prepared, i: int, j: int) -> set[str]:
     return set()
 
 
+def _negated_heads(p: Prepared, i: int, j: int) -> list[tuple[str, str]]:
+    """(key, word) of the first content word after each negator in ``[i, j)``, in its
+    clause: what the negation is about ("not *looking*", "no *evidence*")."""
+    out: list[tuple[str, str]] = []
+    low, keys, clause = p.low, p.keys, p.clause
+    for x in range(i, j):
+        if not negation_cues(low, x, x + 1):
+            continue
+        for y in range(x + 1, min(len(low), x + 8)):
+            if clause[y] != clause[x]:
+                break
+            k = keys[y]
+            if k is not None and not k.startswith("#") and low[y] not in NEGATORS:
+                out.append((k, low[y]))
+                break
+    return out
+
+
 def _flip(reason: str) -> Finding:
     return Finding("contradiction", "contradicts", "polarity", reason)
 
@@ -172,6 +190,17 @@ def check_negation(a: Alignment) -> list[Finding]:
         extra = next((w for w in said if w not in found), said[0])
         return [_flip(f"negation:sentence says '{extra}'")]
     if said:
+        mine = _negated_heads(c, 0, len(c.low))
+        theirs = _negated_heads(p, i, j) or _negated_heads(p, a.t0, a.c0)
+        other = [w for k, w in mine if k not in {t for t, _ in theirs}]
+        if theirs and other:
+            # "There is not a door" from "A child is not looking out of a door".
+            return [
+                Finding(
+                    "contradiction", "missing", "polarity",
+                    f"negation:the sentence negates '{other[0]}', the passage '{theirs[0][1]}'",
+                )
+            ]  # fmt: skip
         lacking = sorted(_negated_scope(p, i, j) - c.key_set)
         if lacking:
             return [
@@ -187,7 +216,9 @@ def check_quantifier(a: Alignment) -> list[Finding]:
     """All/some/most/few (and always/sometimes/usually/rarely) must agree.
 
     A sentence without a quantifier may rest on a universal one ("Birds fly" on "All
-    birds fly"); every other difference overreaches.
+    birds fly"), and "some" on none ("Some kittens eat" on "The kittens eat"); a
+    sentence that drops the passage's "some" generalises (at best mentioned); every
+    other difference overreaches.
     """
     c = a.claim
     said = cues(c.low, 0, len(c.low), QUANTIFIERS)
@@ -195,9 +226,16 @@ def check_quantifier(a: Alignment) -> list[Finding]:
     found = cues(a.passage.low, i, j, QUANTIFIERS)
     if set(said) == set(found) or (not said and set(found) == {"all"}):
         return []
+    if set(said) == {"some"} and not found:
+        return []  # "some kittens are eating" is said by "the kittens are eating"
     mine = next((said[k] for k in said if k not in found), None) or "(none)"
     theirs = next((found[k] for k in found if k not in said), None) or "(none)"
-    return [Finding("contradiction", "contradicts", "quantifier", f"quantifier:{mine} vs {theirs}")]
+    reason = f"quantifier:{mine} vs {theirs}"
+    if not said and set(found) == {"some"}:
+        # "people are walking" from "some people are walking": a generalisation the
+        # passage does not make, though not its opposite.
+        return [Finding("contradiction", "missing", "quantifier", reason)]
+    return [Finding("contradiction", "contradicts", "quantifier", reason)]
 
 
 def check_modality(a: Alignment) -> list[Finding]:

@@ -1,0 +1,395 @@
+"""A shallow reading of who does what: verbs, their agents and patients, modifiers.
+
+Coverage and word-by-word accounting cannot tell "a man is cutting an onion" from
+"a man is eating a cut onion", "sitting on the grass" from "a grass hat", or "a clown
+is singing" from "people are singing and a clown is dancing": every word is there.
+This module reads each sentence of a prepared text once, left to right, with a few
+rules over closed-class words (determiners, auxiliaries, prepositions) and WordNet's
+parts of speech, into one tag per content token:
+
+- ``V``: a verb in use ("is *cutting*", "was *released*", "a man *riding* a horse"),
+  with its agent and patient tokens when they can be read (active: subject and
+  object; passive: the "by" phrase and the subject);
+- ``N``: the head of a noun phrase ("a grass *hat*");
+- ``M``: a modifier inside a noun phrase, with its head ("a *grass* hat");
+- ``J``: a predicate after a form of "be" that is not a verb ("the dog is *brown*"),
+  with its subject.
+
+A token the rules cannot place is left untagged, and the support test reads only
+tags it has on both sides: a shallow reading may fail to see a difference (support
+then rests on the other tests), but it must not invent one in plain prose. No parser
+model is needed, so nothing is downloaded and the cost is one pass per sentence
+(docs/adr/0019-shallow-roles.md).
+
+    >>> from .lexical import prepare
+    >>> r = read(prepare("A man is eating a cut onion"))
+    >>> [(prepare("A man is eating a cut onion").low[x], t) for x, t in enumerate(r.tag) if t]
+    [('man', 'N'), ('eating', 'V'), ('cut', 'M'), ('onion', 'N')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..text import lexicon
+from .lexical import Prepared
+
+__all__ = ["Reading", "partners", "pos_of", "read"]
+
+DETERMINERS = frozenset(
+    """a an the his her its their some this that these those my your our each every
+    another any no one two three four five six seven eight nine ten several many
+    both few other others such""".split()
+)
+BE = frozenset("is are was were be been being am 're 's".split())
+# Auxiliaries and modals after which a verb comes in its base form.
+_BASE_AUX = frozenset("do does did will would can could may might must shall should to".split())
+_HAVE = frozenset("has have had".split())
+_PASSIVE_AUX = frozenset("being been get gets got getting".split())
+PREPOSITIONS = frozenset(
+    """in on at onto into off out from to with without over under above below up down
+    inside outside near behind beside toward towards along around across through
+    before after against beneath underneath about for of by as like upon within
+    among between during next""".split()
+)
+_LINKS = frozenset("and or but while".split())
+_RELATIVE = frozenset("who which that whose".split())
+_ADVERBS = frozenset("not never also still just now already always really even n't".split())
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """Per token: ``tag`` (V, N, M, J or None), ``head`` (for M the head noun, for J
+    the subject), and for V ``agent``/``patient`` token indices (-1 when unknown) and
+    ``passive``; ``firm``: a noun or modifier in a phrase a determiner opened, of at most
+    three words (only such readings are held against another: "at sea level water
+    boils" runs three nouns together that are no compound); ``aux``: the verb follows an auxiliary (it heads its clause, where a
+    bare participle may only qualify a noun: "a man *riding* a horse is jumping")."""
+
+    tag: list[str | None]
+    head: list[int]
+    agent: list[int]
+    patient: list[int]
+    passive: list[bool]
+    aux: list[bool]
+    firm: list[bool]  # N/M in a short phrase opened by a determiner ("a grass hat")
+
+
+def _skip_back(p: Prepared, x: int, lo: int) -> int:
+    """The token before ``x`` (down to ``lo``) that is not an adverb."""
+    y = x - 1
+    while y >= lo and (p.low[y] in _ADVERBS or (p.low[y].endswith("ly") and len(p.low[y]) > 4)):
+        y -= 1
+    return y
+
+
+def _verbal(word: str) -> bool:
+    return bool(lexicon.lemmas(word, "v"))
+
+
+def _nominal(word: str) -> bool:
+    """Can be a noun or an adjective (or is unknown to WordNet: names, numbers)."""
+    if not lexicon.available():
+        return True
+    if lexicon.lemmas(word, "n") or lexicon.lemmas(word, "a"):
+        return True
+    return not _verbal(word)
+
+
+def _participle(word: str) -> bool:
+    return word.endswith(("ing", "ed")) or word in _irregular()
+
+
+def _irregular() -> frozenset[str]:
+    return lexicon.verb_forms()
+
+
+def read(p: Prepared) -> Reading:
+    """Tag every sentence of ``p`` (cached on the prepared text)."""
+    cached = p.shallow
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    n = len(p.low)
+    r = Reading([None] * n, [-1] * n, [-1] * n, [-1] * n, [False] * n, [False] * n, [False] * n)
+    for t0, t1 in p.sent_tokens:
+        _tag_sentence(p, r, t0, t1)
+        _link_sentence(p, r, t0, t1)
+    p.shallow = r
+    return r
+
+
+def _next_word(p: Prepared, x: int, t1: int) -> str:
+    return p.low[x + 1] if x + 1 < t1 and p.clause[x + 1] == p.clause[x] else ""
+
+
+def _adverb(word: str) -> bool:
+    """"carefully", "strongly": a manner adverb, which belongs to no noun phrase."""
+    return word.endswith("ly") and bool(lexicon.lemmas(word, "r")) and not lexicon.lemmas(word, "n")
+
+
+def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
+    tag = r.tag
+    in_np = True  # a sentence opens with its subject
+    seen_verb = False
+    det, run = False, 0
+    for x in range(t0, t1):
+        w = p.low[x]
+        if x > t0 and p.clause[x] != p.clause[x - 1]:
+            in_np, det = True, False
+        if tag[x - 1 if x > t0 else x] != "N" or x == t0:
+            run = 0
+        if w in DETERMINERS or (p.keys[x] or "").startswith("#"):
+            det, run, in_np = True, 0, True
+            continue
+        key = p.keys[x]
+        if key is not None and _trailing_adverb(p, r, x, t1):
+            in_np = False  # "people outdoors", "a man alone"
+            continue
+        if key is None or w in PREPOSITIONS or _adverb(w):
+            if w in PREPOSITIONS or w in _LINKS or key is not None:
+                in_np = key is None or not _adverb(w)
+            elif w not in _ADVERBS:
+                in_np = False
+            det = det and w in _ADVERBS
+            continue
+        y = _skip_back(p, x, t0)
+        prev = p.low[y] if y >= t0 and p.clause[y] == p.clause[x] else ""
+        if prev in BE or prev in _PASSIVE_AUX or prev in _HAVE:
+            _after_aux(p, r, x, prev)
+            in_np = tag[x] == "V"
+        elif prev in _BASE_AUX and _verbal(w):
+            tag[x] = "V"
+            r.aux[x] = True
+            in_np = True
+        elif prev == "and" and y > t0 and tag[y - 1] == "J" and not _verbal_form(w):
+            tag[x], r.head[x] = "J", -2  # "which is black and white": the same subject
+        elif prev == "and" and seen_verb and w.endswith("ing") and _verbal(w):
+            tag[x] = "V"  # "running in the grass and racing a dog"
+            in_np = True
+        elif _finite_after_noun(p, r, x, t1):
+            tag[x] = "V"  # "a man riding a horse", "a person stands behind it"
+            # "Engineers said the bridge …" heads the clause; "a man dressed in
+            # chaps …" and "a man riding a horse" only qualify their noun.
+            r.aux[x] = w.endswith("s") or (not w.endswith("ing") and _next_word(p, x, t1) in DETERMINERS)
+            in_np = True
+        elif in_np and (_nominal(w) or _participle(w)):
+            same_phrase = x > t0 and tag[x - 1] == "N" and p.clause[x - 1] == p.clause[x]
+            if same_phrase and not (_capital(p, x - 1) and _capital(p, x)):
+                tag[x - 1] = "M"  # a name ("King Harold II") stays one run of nouns
+            tag[x] = "N"
+            run += 1
+            r.firm[x] = det and run <= 3
+        else:
+            in_np = False
+        if tag[x] != "N":
+            det = False
+        seen_verb = seen_verb or tag[x] == "V"
+
+
+def _capital(p: Prepared, x: int) -> bool:
+    return p.text[p.starts[x]].isupper()
+
+
+def _trailing_adverb(p: Prepared, r: Reading, x: int, t1: int) -> bool:
+    if x == 0 or r.tag[x - 1] not in ("N", "V") or _next_word(p, x, t1) != "":
+        return False
+    return bool(lexicon.lemmas(p.low[x], "r"))
+
+
+def _after_aux(p: Prepared, r: Reading, x: int, prev: str) -> None:
+    w = p.low[x]
+    if w.endswith("ing") and _verbal(w) and prev not in _HAVE:
+        r.tag[x] = "V"
+    elif _verbal(w) and (_participle(w) or prev in _PASSIVE_AUX):
+        r.tag[x] = "V"
+        r.passive[x] = prev not in _HAVE
+    elif prev in BE:
+        r.tag[x] = "J"
+    r.aux[x] = r.tag[x] == "V"
+
+
+def _verbal_form(word: str) -> bool:
+    return word.endswith("ing") and _verbal(word)
+
+
+def _finite_after_noun(p: Prepared, r: Reading, x: int, t1: int) -> bool:
+    """"a man *riding* a horse", "the valve *failed* in 1990", "a person *stands*
+    behind it": an inflected verb right after a noun, followed by what a verb takes
+    (a determiner, a preposition, the clause end), is a verb, not a modifier."""
+    w = p.low[x]
+    ends_s = w.endswith("s") and not w.endswith("ss")
+    if not (_participle(w) or ends_s) or not _verbal(w):
+        return False
+    if x == 0 or r.tag[x - 1] != "N" or p.clause[x - 1] != p.clause[x]:
+        return False
+    nxt = _next_word(p, x, t1)
+    if ends_s and not _participle(w):
+        # "a person *stands* behind it", not "playing video *games* on the TV".
+        if nxt not in DETERMINERS and nxt not in PREPOSITIONS and nxt != "":
+            return False
+        y = x - 1
+        while y >= 0 and p.sent[y] == p.sent[x] and p.low[y] not in _LINKS:
+            if r.tag[y] == "V":
+                return False
+            y -= 1
+        return True
+    return nxt == "" or nxt in DETERMINERS or nxt in PREPOSITIONS or nxt in _LINKS
+
+
+def _np_head(p: Prepared, r: Reading, x: int, t1: int) -> int:
+    """The head of the noun phrase starting at or after ``x`` (same clause), or -1."""
+    clause = p.clause[x] if x < t1 else -1
+    y = x
+    while y < t1 and p.clause[y] == clause and r.tag[y] is None and not _plain(p, y):
+        if p.low[y] in PREPOSITIONS or p.low[y] in BE or p.low[y] in _LINKS:
+            return -1
+        y += 1
+    while y < t1 and p.clause[y] == clause and r.tag[y] == "M":
+        y += 1
+    return y if y < t1 and r.tag[y] == "N" else -1
+
+
+def _plain(p: Prepared, y: int) -> bool:
+    """A content word (not a stop word, not a figure)."""
+    k = p.keys[y]
+    return k is not None and not k.startswith("#")
+
+
+def _subject_of(r: Reading, v: int) -> int:
+    return r.patient[v] if r.passive[v] else r.agent[v]
+
+
+def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any: int) -> int:
+    """The subject of verb/predicate ``v``: the antecedent of a "who/which/that" just
+    before it; a governing verb's subject ("preparing to jump", "standing and
+    burning"); else the first head noun after the previous verb with an auxiliary (after
+    the last "and" when a verb came before: "… is pushed by her father and another
+    girl is watching"), or of the sentence."""
+    y = v - 1
+    while y >= t0 and (p.low[y] in BE or p.low[y] in _HAVE or p.low[y] in _ADVERBS
+                       or p.low[y] in _PASSIVE_AUX or p.low[y] in _BASE_AUX or _adverb(p.low[y])):  # fmt: skip
+        y -= 1
+    if y >= t0 and p.low[y] in _RELATIVE:
+        z = y - 1
+        while z >= t0 and r.tag[z] != "N":
+            z -= 1
+        return z if z >= t0 else -1
+    if y >= t0 and r.tag[y] == "V" and p.low[y + 1] == "to":
+        return _subject_of(r, y)
+    if y >= t0 and p.low[y] in _LINKS and last_any >= t0:
+        # "not wearing goggles and swimming": the verbs share their subject.
+        return _subject_of(r, last_verb if last_verb >= t0 else last_any)
+    z = _subject_before(p, r, y, t0)
+    if z >= 0:
+        return z
+    if last_verb >= t0:
+        return _subject_of(r, last_verb)
+    return -1
+
+
+def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
+    """Walk back from ``y`` over noun phrases to the subject: a phrase after a
+    preposition ("a man *in a hat* is") or a participle ("a man *riding a horse* is")
+    qualifies the one before it; after "and" a new subject may start ("… is singing
+    and *a clown* is dancing") unless the walk reaches the sentence start ("*a man*
+    and a woman are")."""
+    after_link = -1
+    found = -1
+    while y >= t0:
+        while y >= t0 and r.tag[y] != "N":
+            if r.tag[y] == "V" and r.aux[y]:
+                return after_link if after_link >= 0 else found
+            y -= 1
+        if y < t0:
+            break
+        z = y
+        w = z - 1
+        while w >= t0 and (r.tag[w] in ("N", "M") or p.low[w] in DETERMINERS):
+            w -= 1
+        found = z if r.tag[w + 1] != "N" or w + 1 == z else w + 1
+        if w < t0 or p.clause[w] != p.clause[z] and p.low[w] not in _RELATIVE:
+            return found
+        word = p.low[w]
+        if word in _LINKS:
+            after_link = found
+        elif not (word in PREPOSITIONS or (r.tag[w] == "V" and not r.aux[w])):
+            return after_link if after_link >= 0 and r.tag[w] == "V" else found
+        y = w - 1
+    return found
+
+
+_POS = {"V": "v", "N": "n"}
+
+
+def pos_of(p: Prepared, r: Reading, x: int) -> str | None:
+    """WordNet's part of speech for token ``x`` as read (a modifier: adjective if it
+    can be one), or None."""
+    t = r.tag[x]
+    if t in ("M", "J"):
+        return "a" if lexicon.lemmas(p.low[x], "a") else "n"
+    return _POS.get(t)  # type: ignore[arg-type]
+
+
+def partners(p: Prepared, r: Reading, z: int) -> list[int]:
+    """``z`` and the heads joined to it by "and"/"or" ("a man and a woman")."""
+    out = [z]
+    if z < 0:
+        return out
+    # The words of one name: "King Harold II".
+    for step in (1, -1):
+        y = z + step
+        while 0 <= y < len(p.low) and r.tag[y] == "N" and _capital(p, y) and _capital(p, z):
+            out.append(y)
+            y += step
+    for step in (1, -1):
+        y = z + step
+        while 0 <= y < len(p.low) and p.clause[y] == p.clause[z]:
+            w = p.low[y]
+            if r.tag[y] == "N" and y != z:
+                if any(p.low[q] in ("and", "or") for q in range(min(y, z), max(y, z))):
+                    out.append(y)
+                break
+            if r.tag[y] not in (None, "M") or (w in PREPOSITIONS):
+                break
+            y += step
+    return out
+
+
+def _link_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
+    tag = r.tag
+    last_verb = -1  # the last verb with an auxiliary: a clause boundary
+    last_any = -1
+    for x in range(t0, t1):
+        t = tag[x]
+        if t == "M":
+            z = x + 1
+            while z < t1 and tag[z] == "M":
+                z += 1
+            r.head[x] = z if z < t1 and tag[z] == "N" else -1
+        elif t == "J":
+            if r.head[x] == -2:
+                r.head[x] = next((r.head[y] for y in range(x - 1, t0 - 1, -1) if tag[y] == "J"), -1)
+            else:
+                r.head[x] = _subject(p, r, x, t0, last_verb, last_any)
+        elif t == "V":
+            subj = _subject(p, r, x, t0, last_verb, last_any)
+            if r.passive[x]:
+                # "a snake is being fed a mouse by a man": the mouse is what is fed.
+                r.patient[x] = obj if (obj := _np_head(p, r, x + 1, t1)) >= 0 else subj
+                r.agent[x] = _by_phrase(p, r, x, t1)
+            else:
+                r.agent[x] = subj
+                r.patient[x] = _np_head(p, r, x + 1, t1)
+            if r.aux[x]:
+                last_verb = x
+            last_any = x
+
+
+def _by_phrase(p: Prepared, r: Reading, v: int, t1: int) -> int:
+    """The head after "by" in the verb's clause, within a few words."""
+    for y in range(v + 1, min(t1, v + 7)):
+        if p.clause[y] != p.clause[v]:
+            return -1
+        if p.low[y] == "by":
+            return _np_head(p, r, y + 1, t1)
+    return -1

@@ -1,0 +1,295 @@
+"""Structure must agree: each aligned claim word keeps its part and its partners.
+
+Reads the claim and the aligned passage window with ``verify.shallow`` and compares,
+for every claim word the window holds (or licenses):
+
+- its part: a verb of the claim that the window has only as a noun or modifier ("a
+  man is *cutting* an onion" from "eating a *cut* onion"), a head noun the window has
+  only as a modifier or a verb ("sitting on the *grass*" from "a *grass* hat");
+- a verb's agent and patient: "a clown is singing" from "people are singing and a
+  clown is dancing" (another agent: at best mentioned); "a dog is licking a baby"
+  from "a baby is licking a dog" (agent and patient traded: contradicted);
+- a qualifier's head (a modifier, a predicate, a passive participle): "a *white* dog"
+  from "a *white* cat and a brown dog";
+- how often a noun is said: "dancing with other *women*" from one woman dancing alone.
+
+Only readings the tagger made on both sides are compared (``shallow`` leaves what it
+cannot place untagged), so a difference is one both texts show. Paraphrases that keep
+the structure are let through: a noun compound and its prepositional phrase ("a
+camera lens", "the lens of a camera"), a verb and a light verb with its noun ("is
+dancing", "is doing a dance"), a modifier and its relative clause ("a seated woman",
+"a woman who is seated").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..text import lexicon
+from .align import Alignment, Finding
+from .lexical import Prepared
+from .polarity import negation_cues
+from .shallow import PREPOSITIONS, Reading, partners, pos_of, read
+
+__all__ = ["compare"]
+
+# Past this many tokens a "sentence" is a list or a page, not a claim: its structure is
+# not read (bounded cost) and it is at best mentioned.
+MAX_WORDS = 150
+_PART = {"V": "a verb", "N": "a noun", "M": "a modifier", "J": "a predicate"}
+# Verbs that lend their action to a noun: "doing a dance" is dancing.
+_LIGHT = frozenset("do make take give have perform".split())
+# How far a compound's head may stand before its prepositional phrase ("lens of a camera").
+_PP_REACH = 4
+Same = Callable[[int, int], bool]
+
+
+def _contra(reason: str) -> Finding:
+    return Finding("contradiction", "contradicts", "roles", reason)
+
+
+class _Pair:
+    """The claim and the window, read, with the word-matching rule."""
+
+    def __init__(self, a: Alignment, licensed: frozenset[str]) -> None:
+        self.a, self.c, self.p = a, a.claim, a.passage
+        self.rc, self.rp = read(a.claim), read(a.passage)
+        self.by_key: dict[str, list[int]] = {}
+        for z in range(a.t0, a.t1):
+            k = self.p.keys[z]
+            if k is not None:
+                self.by_key.setdefault(k, []).append(z)
+        self.known = a.matched | licensed
+
+    def same(self, z: int, x: int) -> bool:
+        """Premise token ``z`` says claim token ``x`` (or heads "a group of x"); for an
+        agent or a patient, one of the words joined by "and" on each side will do."""
+        if z < 0 or x < 0:
+            return False
+        return any(self._same(zz, xx) for zz in partners(self.p, self.rp, z)
+                   for xx in partners(self.c, self.rc, x))  # fmt: skip
+
+    def _same(self, z: int, x: int) -> bool:
+        p, c = self.p, self.c
+        if p.keys[z] == c.keys[x] or lexicon.licenses(
+            p.low[z], c.low[x], pos_of(p, self.rp, z), pos_of(c, self.rc, x)
+        ):
+            return True
+        if z + 1 < len(p.low) and p.low[z + 1] == "of":
+            for w in range(z + 2, min(len(p.low), z + 5)):
+                if self.rp.tag[w] == "N":
+                    return p.keys[w] == c.keys[x]
+        return False
+
+    def places(self, x: int) -> list[int]:
+        """Window tokens that say claim token ``x``: the same key, else a licensing word."""
+        k = self.c.keys[x]
+        if k in self.a.matched:
+            return self.by_key.get(k, [])  # type: ignore[arg-type]
+        return [z for z in range(self.a.t0, self.a.t1) if self.p.keys[z] and self._same(z, x)]
+
+
+def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Finding]]:
+    """(caps, findings) for the claim's structure against the window's."""
+    if len(a.claim.low) > MAX_WORDS:
+        return [f"roles:a sentence of {len(a.claim.low)} words is too long to read"], []
+    pair = _Pair(a, licensed)
+    c, rc = pair.c, pair.rc
+    caps: list[str] = []
+    findings: list[Finding] = []
+    nouns: list[int] = []
+    for x, k in enumerate(c.keys):
+        if k is None or k not in pair.known or k.startswith("#") or rc.tag[x] is None:
+            continue
+        if rc.tag[x] in ("N", "M"):
+            nouns.append(x)
+        zs = pair.places(x)
+        if not zs:
+            continue
+        if rc.tag[x] == "V" and (flip := _negated_verb(pair, x, zs)) is not None:
+            findings.append(Finding("contradiction", "contradicts", "polarity", flip))
+            caps.append(flip)
+            continue
+        reason, swapped = _word(pair, x, zs)
+        if reason is not None:
+            caps.append(reason)
+            if swapped:
+                findings.append(_contra(reason))
+    caps += _said_more_often(pair, nouns)
+    return caps, findings
+
+
+def _negated(p: Prepared, z: int) -> bool:
+    """A negator earlier in ``z``'s clause governs it ("not wearing goggles and *swimming*")."""
+    y = z - 1
+    while y >= 0 and p.clause[y] == p.clause[z]:
+        if p.low[y] in ("but", "yet", "however"):
+            return False
+        if negation_cues(p.low, y, y + 1):
+            return True
+        y -= 1
+    return False
+
+
+def _negated_verb(pair: _Pair, x: int, zs: list[int]) -> str | None:
+    """A claim verb stated plainly that the window states only negated."""
+    verbs = [z for z in zs if pair.rp.tag[z] == "V"]
+    if not verbs or _negated(pair.c, x) or not all(_negated(pair.p, z) for z in verbs):
+        return None
+    return f"negation:the passage says '{pair.c.low[x]}' only negated"
+
+
+def _said_more_often(pair: _Pair, nouns: list[int]) -> list[str]:
+    """Each claim noun needs a window word of its own: "a woman … with other women"
+    says two where the passage has one."""
+    c, p = pair.c, pair.p
+    used: set[int] = set()
+    out: list[str] = []
+    for x in nouns:
+        zs = [z for z in pair.places(x) if pair.rp.tag[z] in ("N", "M", None)]
+        free = [z for z in zs if z not in used]
+        if free:
+            used.add(free[0])
+        elif zs and not (x > 0 and c.keys[x - 1] == c.keys[x]):
+            out.append(f"added:a second '{c.low[x]}' (the passage has '{p.low[zs[0]]}' once)")
+    return out
+
+
+def _firm(r: Reading, x: int) -> str | None:
+    """The tag, where it may be held against the other text (see ``Reading.firm``)."""
+    t = r.tag[x]
+    return t if t not in ("N", "M") or r.firm[x] else None
+
+
+def _word(pair: _Pair, x: int, zs: list[int]) -> tuple[str | None, bool]:
+    rc, rp = pair.rc, pair.rp
+    tag = _firm(rc, x)
+    if tag is None:
+        return None, False
+    if _qualifier(rc, x) >= 0 and all(_qualifier(rp, z) >= 0 or rp.tag[z] is None for z in zs):
+        return _head_differs(pair, x, zs), False
+    found = {_part(pair, z) for z in zs}
+    if None in found or tag in found:
+        if tag == "V":
+            return _arguments(pair, x, zs)
+        return None, False
+    return _part_differs(pair, x, zs, found), False
+
+
+def _qualifier(r: Reading, x: int) -> int:
+    """The head a modifier, a predicate or an agentless passive qualifies, or -1."""
+    t = _firm(r, x)
+    if t in ("M", "J"):
+        return r.head[x] if r.head[x] >= 0 else -1
+    if t == "V" and r.passive[x] and r.agent[x] < 0:
+        return r.patient[x]
+    return -1
+
+
+def _part(pair: _Pair, z: int) -> str | None:
+    rp = pair.rp
+    t = _firm(rp, z)
+    if t == "N":
+        # "is doing a dance" says "is dancing".
+        for v in range(max(pair.a.t0, z - 4), z):
+            if rp.tag[v] == "V" and rp.patient[v] == z and set(lexicon.lemmas(pair.p.low[v], "v")) & _LIGHT:
+                return "V"
+    return t
+
+
+def _part_differs(pair: _Pair, x: int, zs: list[int], found: set[str | None]) -> str | None:
+    """The claim word's part is one the window never gives it (all occurrences read)."""
+    c, p, rc, rp = pair.c, pair.p, pair.rc, pair.rp
+    tag = _firm(rc, x)
+    clash = (tag == "V" and found <= {"N", "M"}) or (tag == "N" and found <= {"V", "M"}) or (
+        tag == "M" and found <= {"V", "N"}
+    )
+    if not clash or _compound(pair, x, zs):
+        return None
+    z = zs[0]
+    return (
+        f"roles:'{c.low[x]}' is {_PART[tag]} in the sentence, "  # type: ignore[index]
+        f"'{p.low[z]}' {_PART[rp.tag[z]]} in the passage"  # type: ignore[index]
+    )
+
+
+def _compound(pair: _Pair, x: int, zs: list[int]) -> bool:
+    """"a camera lens" and "the lens of a camera": a modifier on one side is the noun of
+    a prepositional phrase after the same head on the other."""
+    c, p, rc, rp = pair.c, pair.p, pair.rc, pair.rp
+    if rc.tag[x] == "M":
+        h = rc.head[x]
+        return h >= 0 and any(rp.tag[z] == "N" and _pp_after(p, rp, z, lambda y: pair.same(y, h)) for z in zs)
+    if rc.tag[x] == "N":
+        heads = [rp.head[z] for z in zs if rp.tag[z] == "M" and rp.head[z] >= 0]
+        return any(_pp_after(c, rc, x, lambda y, h=h: pair.same(h, y)) for h in heads)  # type: ignore[misc]
+    return False
+
+
+def _pp_after(t: Prepared, r: Reading, z: int, is_head: Callable[[int], bool]) -> bool:
+    """Noun ``z`` ends "<head> <preposition> [determiner, modifiers] z" (or "<head>
+    made/used for z") with ``is_head`` accepting the head."""
+    saw_prep = False
+    for y in range(z - 1, max(-1, z - _PP_REACH - 2), -1):
+        if t.clause[y] != t.clause[z]:
+            return False
+        if t.low[y] in PREPOSITIONS:
+            saw_prep = True
+        elif r.tag[y] == "N":
+            return saw_prep and is_head(y)
+        elif r.tag[y] == "V" and not saw_prep:
+            return False
+    return False
+
+
+def _arguments(pair: _Pair, x: int, zs: list[int]) -> tuple[str | None, bool]:
+    """A claim verb's agent and patient against each window occurrence of the verb."""
+    c, p, rc, rp, same = pair.c, pair.p, pair.rc, pair.rp, pair.same
+    ca, cp = rc.agent[x], rc.patient[x]
+    verbs = [z for z in zs if rp.tag[z] == "V"]
+    if not verbs or (ca < 0 and cp < 0):
+        return None, False
+    for z in verbs:
+        pa, pp = rp.agent[z], rp.patient[z]
+        agent_ok = ca < 0 or (same(pa, ca) if pa >= 0 else not same(pp, ca))
+        patient_ok = cp < 0 or (same(pp, cp) if pp >= 0 else not same(pa, cp))
+        if agent_ok and patient_ok:
+            return None, False
+    z = verbs[0]
+    pa, pp = rp.agent[z], rp.patient[z]
+    if ca >= 0 and cp >= 0 and pa >= 0 and pp >= 0 and same(pa, cp) and same(pp, ca):
+        return f"roles:'{c.low[ca]}' and '{c.low[cp]}' trade places around '{c.low[x]}'", True
+    if ca >= 0 and (pa < 0 or same(pa, ca)):
+        what = c.low[cp]
+        there = p.low[pp] if pp >= 0 else "another"
+        return f"roles:'{c.low[x]}' is done to '{what}', in the passage to '{there}'", False
+    who = c.low[ca]
+    there = p.low[pa] if pa >= 0 else (p.low[pp] if pp >= 0 else "another")
+    return f"roles:'{c.low[x]}' is said of '{who}', the passage says it of '{there}'", False
+
+
+def _heads(r: Reading, x: int) -> list[int]:
+    """What a qualifier may qualify: in a compound ("pump house detectors") any later
+    word of its phrase, else its head."""
+    h = _qualifier(r, x)
+    if h < 0:
+        return []
+    if r.tag[x] == "M" and x < h:
+        return list(range(x + 1, h + 1))
+    return [h]
+
+
+def _head_differs(pair: _Pair, x: int, zs: list[int]) -> str | None:
+    """A claim qualifier (modifier, predicate, passive) qualifies another word."""
+    c, p, rc, rp = pair.c, pair.p, pair.rc, pair.rp
+    mine = [h for h in _heads(rc, x) if c.keys[h] is not None]
+    if not mine:
+        return None
+    heads = []
+    for z in zs:
+        theirs = _heads(rp, z)
+        if not theirs or any(pair.same(hz, h) for hz in theirs for h in mine):
+            return None
+        heads.append(theirs[-1])
+    h = mine[-1]
+    return f"roles:'{c.low[x]}' qualifies '{c.low[h]}' in the sentence, '{p.low[heads[0]]}' in the passage"
