@@ -41,35 +41,52 @@ from collections.abc import Iterator
 
 from .fold import SINGLE_QUOTES
 from .instruction_rules import CODES, RULES, Rule
+from .rulescan import RuleScan
 
 __all__ = [
     "CODES", "comment_bodies", "detect", "explain", "instruction_codes", "is_instruction_like",
 ]
 
 
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+# One class each rather than str.translate with a dict: that looks every character up
+# in Python, these scan in C and are no-ops on text without such characters.
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 # Any apostrophe-like mark becomes "'", so "ignore all previous" rules see "don't" once.
-_QUOTES = str.maketrans(dict.fromkeys(SINGLE_QUOTES[1:], "'"))
-_HSPACE = re.compile(r"[^\S\n]+")
+_QUOTES = re.compile("[" + "".join(map(re.escape, SINGLE_QUOTES[1:])) + "]")
+# Runs of horizontal space become one " ": a lone " " is left alone (matching it
+# would rewrite every space of the text to itself).
+_HSPACE = re.compile(r"[^\S\n]{2,}|[^\S \n]")
 
 
 def _normalise(text: str) -> str:
     """Undo the cheap evasions: zero-width characters, compatibility forms, odd spacing."""
     if not text.isascii():  # ASCII is already NFKC and has none of these characters
-        text = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH).translate(_QUOTES)
+        text = _QUOTES.sub("'", _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)))
     return _HSPACE.sub(" ", text)
 
 
 _NEEDLES = tuple(sorted({needle for rule in RULES for needle in rule.needles}))
+# Every rule in one automaton (``text.rulescan``): one read of the text names the few
+# rules that may match, and only those run. ``None`` without the google-re2 wheel.
+_SCAN = RuleScan.build([rule.pattern for rule in RULES])
+
+
+def _candidates(text: str) -> list[Rule]:
+    """The rules that may match ``text``, in ``RULES`` order; the others cannot."""
+    found = _SCAN.candidates(text) if _SCAN is not None else None
+    if found is not None:
+        return [RULES[i] for i in found]
+    # str.lower turns a dotted capital I into "i" plus a combining dot and keeps a
+    # dotless i, while the rules, matched ignoring case, read both as "i": fold them
+    # first so no needle goes unseen.
+    lowered = text.replace("\u0130", "i").replace("\u0131", "i").lower()
+    # Each needle is looked for once per text, not once per rule that names it.
+    present = {needle for needle in _NEEDLES if needle in lowered}
+    return [rule for rule in RULES if not present.isdisjoint(rule.needles)]
 
 
 def _hits(text: str) -> Iterator[Rule]:
-    lowered = text.lower()
-    # Each needle is looked for once per text, not once per rule that names it.
-    present = {needle for needle in _NEEDLES if needle in lowered}
-    for rule in RULES:
-        if present.isdisjoint(rule.needles):
-            continue
+    for rule in _candidates(text):
         for match in rule.pattern.finditer(text):
             if rule.accept(text, match):
                 yield rule
