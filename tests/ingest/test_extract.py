@@ -140,11 +140,49 @@ def test_markdown_is_kept_verbatim(tmp_path: Path, settings: Settings) -> None:
         ("Torque table\n============\n\nBody.", "Torque table"),
         ("```\n# not a heading\n```\n## Real heading ##\n", "Real heading"),
         ("No heading at all.\nSecond line.", "No heading at all."),
+        ("---\nhide-toc: true\ntitle: Getting Started\n---\n# Other\n", "Getting Started"),
+        ("---\nhide-toc: true\n---\n\n# Real heading\n", "Real heading"),
+        ('+++\ntitle = "TOML title"\ndraft = false\n+++\nBody.', "TOML title"),
     ],
 )
 def test_markdown_title(settings: Settings, source: str, title: str) -> None:
     out = extract_bytes(source.encode(), media_type="text/markdown", settings=settings)
     assert out.title == title
+
+
+MAN_PAGE = (
+    "TAR(1)                       GNU TAR Manual                       TAR(1)\n\nNAME\n"
+    "       tar - an archiving utility\n\nSYNOPSIS\n       tar -A [OPTIONS] ARCHIVE ARCHIVE...\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "title"),
+    [
+        (MAN_PAGE, "tar - an archiving utility"),
+        ("---\ntitle: Release notes\n---\nFixed.", "Release notes"),
+        ("Acetone safety data\n\nAcetone burns.", "Acetone safety data"),
+        ("Torque table\n============\nBody.", "Torque table"),
+        # A first line that is a sentence is no title: the file's name is used.
+        ("Acetone is a colourless liquid that burns easily.\nMore.", None),
+        ("Wear gloves:\n- nitrile", None),
+    ],
+)
+def test_plain_text_title(tmp_path: Path, settings: Settings, source: str, title: str | None) -> None:
+    assert extract_bytes(source.encode(), media_type="text/plain", settings=settings).title == title
+
+
+def test_a_text_file_without_a_title_is_named_after_the_file(tmp_path: Path, settings: Settings) -> None:
+    from tether.ingest.sources import Metadata, ingest_file
+    from tether.store.sqlite import SQLiteStore
+
+    path = write(tmp_path / "acetone-notes.txt", b"Acetone is a colourless liquid that burns easily.")
+    store = SQLiteStore(tmp_path / "s.db")
+    try:
+        result = ingest_file(store, path, Metadata(), settings=settings)
+        assert store.document(result.doc_id).title == "acetone-notes"
+    finally:
+        store.close()
 
 
 # Printable text (no controls, no surrogates) survives exactly, up to newlines and the
@@ -434,3 +472,23 @@ def test_pdf_decompression_bomb(settings: Settings) -> None:
         extract_bytes(bomb, media_type="application/pdf",
                       settings=settings.replace(max_text_chars=1000))
     assert time.perf_counter() - start < 5.0
+
+
+def test_html_headings_are_marked_the_markdown_way_and_nothing_else_changes(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tether.ingest.extract import html as html_extract
+
+    page = (b"<html><head><title>Stream</title></head><body><main><h1>Stream</h1>"
+            b"<p>A stream is an abstract interface for working with streaming data in Node.</p>"
+            b"<h2>Buffering<a href='#b'>#</a></h2><p>Both kinds of stream buffer data internally.</p>"
+            b"<h3>Buffering</h3><p>The same words twice: each heading marks its own line.</p>"
+            b"</main></body></html>")
+    out = extract_bytes(page, media_type="text/html", settings=settings)
+    lines = out.text.split("\n")
+    assert [line for line in lines if line.startswith("#")] == [
+        "# Stream", "## Buffering#", "### Buffering"]
+    assert out.extractor.endswith("; 3 headings marked")
+    monkeypatch.setattr(html_extract, "mark_headings", lambda lines, headings: 0)
+    unmarked = extract_bytes(page, media_type="text/html", settings=settings).text
+    assert "\n".join(line.lstrip("# ") for line in lines) == unmarked

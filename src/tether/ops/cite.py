@@ -7,8 +7,9 @@ how the text is segmented today, so re-segmenting the corpus cannot break it:
 - ``exact``: the cited version is still current and holds the quote at the range.
 - ``relocated``: the current version holds the quote at the returned range (the
   document was edited, or the cited range was wrong). The quote is found verbatim
-  first; failing that, ignoring only differences of whitespace and quote style.
-  Never a fuzzy match, which could point at different words.
+  first; failing that, ignoring only differences of whitespace and quote style, and
+  heading marks extraction added at a line start (``## ``). Never a fuzzy match,
+  which could point at different words.
 - ``changed``: the document exists but no longer contains the quote; the result
   points at the document, with a note that the passage changed.
 - ``missing``: no document with that id that the caller may read (a document the
@@ -173,12 +174,20 @@ def answer_citations(answer: Answer) -> list[tuple[int, Citation]]:
 _QUOTE_MARK = re.compile(f"([{re.escape(SINGLE_QUOTES + DOUBLE_QUOTES)}])")
 
 
+# Heading marks extraction puts at the start of a heading line (``## Buffering``,
+# docs/adr/0021): markup, not words, so a quote that ran into a heading line before
+# headings were marked still matches across one.
+_HEADING_MARK = r"(?:\#{1,6}[ \t]+)?"
+_MARKED_LINE = re.compile(r"(^|\n)[ \t]*\#{1,6}[ \t]+")
+
+
 def _pattern(quote: str) -> re.Pattern[str]:
-    """The quote, with any whitespace run and any quote-mark style left open."""
+    """The quote, with any whitespace run and any quote-mark style left open, and a
+    heading mark allowed after any line break."""
     parts: list[str] = []
     for token in re.split(r"(\s+)", quote):
         if token.isspace():
-            parts.append(r"\s+")
+            parts.append(r"\s+" + _HEADING_MARK if "\n" in token else r"\s+")
             continue
         for piece in _QUOTE_MARK.split(token):
             if not piece:
@@ -225,7 +234,8 @@ def locate(
         at = text.find(quote, at + 1)
     # The folded comparison is a cheap necessary condition (looser than the pattern:
     # it also ignores case and dashes); the pattern finds the range.
-    if not found and loose_fold(quote) in loose_fold(text):
+    if not found and (loose_fold(quote) in loose_fold(text)
+                      or loose_fold(quote) in loose_fold(_MARKED_LINE.sub(r"\1", text))):
         match = "normalized"
         found = [(m.start(), m.end()) for m in _pattern(quote).finditer(text)]
     if not found:
@@ -363,7 +373,7 @@ def resolve(
     start, end, match, count = located
     note = f"{why}; the current version holds the quote at [{start}, {end})"
     if match == "normalized":
-        note += ", differing only in whitespace or quote style"
+        note += ", differing only in whitespace or quote style (or a heading mark)"
     if count > 1:
         note += f" (one of {count} occurrences: the one whose surroundings match the citation)"
     return _found(
