@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..records import Draft, Hit
-from ..text.focus import GENERIC, frame, is_fragment, is_usage, read_focus
+from ..text.focus import GENERIC, frame, is_fragment, is_usage, mentions, read_focus
 from ..text.instructions import is_instruction_like
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
@@ -42,6 +42,7 @@ _LATER = 0.85
 # what was asked, whatever words it uses.
 _NAMED_UNIT = 1.5
 _GENERIC = frozenset(stems(" ".join(GENERIC)))
+_ANNOUNCES = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class _Sentence:
     framing: frozenset[str]  # stems of its frame: its unit's term line, headings over it
     lead: bool  # the first sentence under its frame (a definition's first line)
     names_focus: bool  # its frame (its unit) names the question's options and identifiers
+    unit: frozenset[str]  # stems of the first sentence under its frame (its definition)
     hit: Hit
     end: int  # offset of its end in the passage
 
@@ -91,6 +93,11 @@ def _is_content(sentence: str, framing: tuple[str, ...] = ()) -> bool:
 
 def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
     focus = read_focus(question.text)
+    # A subject with a page of its own among the hits (bzip2(1)) is answered there,
+    # or under a heading naming it: zip's "when bzip2 compression is selected" is
+    # about zip.
+    pages = {h.document.doc_id for h in hits if focus.subjects
+             and all(mentions(h.document.title, s) for s in focus.subjects)}
     doc_rank: dict[str, int] = {}
     out = []
     for hit in hits:
@@ -101,6 +108,7 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
         text = hit.passage.text
         previous: frozenset[str] = frozenset()
         last_frame: tuple[str, ...] | None = None
+        unit: frozenset[str] = frozenset()
         for span in sentence_spans(text):
             start = span.start
             marker = _LIST_MARKER.match(text, start, span.end)
@@ -114,6 +122,9 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
             if not _is_content(sentence, framing):
                 continue
             lead, last_frame = framing != last_frame, framing
+            # Later lines of a definition lean on its first ("Select a compression
+            # preset level." over "The default is -6.").
+            unit = own if lead else unit
             framed = frozenset(stems(" ".join(framing)))
             named = focus.names(sentence, framing)
             if not (named or question.stems & (own | framed)):
@@ -123,11 +134,14 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
             # Its subject is one of the question's names, preferred, not required here.
             if focus.exact and not named:
                 continue
+            if pages and hit.passage.doc_id not in pages and not all(
+                    any(mentions(f, s) for f in framing) for s in focus.subjects):
+                continue
             out.append(
                 _Sentence(sentence, hit.passage.passage_id,
                           (doc_rank[hit.passage.doc_id], hit.passage.start + start),
-                          hit.rank, own, title, context, framed, lead, focus.names("", framing), hit,
-                          span.end)
+                          hit.rank, own, title, context, framed, lead, focus.names("", framing),
+                          unit, hit, span.end)
             )
     return out
 
@@ -141,6 +155,7 @@ class ExtractiveGenerator:
     def _candidates(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         q = read_question(question)
         found = _sentences(q, hits)
+        several = wants_list(question)
         weights = idf_weights(q, (s.stems | s.framing | (s.title & q.names) for s in found))
         out = []
         for s in found:
@@ -155,9 +170,15 @@ class ExtractiveGenerator:
             typed = supplies(s.text, q)
             named = name_share(q, present | s.context) == 1.0
             score = sentence_score(
-                weighted=overlap(weights, present, s.title), typed=typed, named=named, kind=q.kind,
+                weighted=overlap(weights, present, s.title | s.unit), typed=typed, named=named,
+                kind=q.kind,
                 rank=s.rank,
-            ) * (1.0 if s.lead else _LATER) * (_NAMED_UNIT if s.names_focus else 1.0)
+            ) * (1.0 if s.lead or not s.framing else _LATER) * (
+                _NAMED_UNIT if s.names_focus else 1.0)
+            # Asked for several things, a sentence that announces a list of them is
+            # worth more than one that names them in passing.
+            if several and list_items(s.hit.passage.text, s.end):
+                score *= _ANNOUNCES
             out.append(_Candidate(s.text, s.passage_id, s.order, s.stems, score,
                                   coverage(q, present | s.title), typed, named, s))
         return out

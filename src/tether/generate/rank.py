@@ -62,7 +62,9 @@ _KIND_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\bhow (?:many|much|long|far|high|low|hot|cold|big|large|old|often)\b"
             r"|\b(?:what|which) (?:percentage|proportion|number|amount|temperature|"
-            r"concentration|level|dose|value)\b|\bat what\b",
+            r"concentration|level|dose|value)\b|\bat what\b"
+            # "What is the default …" asks for a setting's value: in manuals, a figure.
+            r"|\b(?:what|which)\s+(?:is|are|was|were)\s+the\s+default\b",
             re.IGNORECASE,
         ),
     ),

@@ -33,11 +33,14 @@ from collections.abc import Iterable, Sequence
 from ..records import Document, Hit
 from ..store import Store
 from ..text.focus import Focus, mentions, read_focus, term_like, term_of
+from ..text.terms import stems
 
-__all__ = ["collapse", "focus_units", "refine"]
+__all__ = ["collapse", "focus_units", "refine", "subject_passages"]
 
 _MAX_DOCS = 4  # documents read whole for a focus unit, per question
 _MAX_UNITS = 4  # focus units added before the ranked hits
+_OWN_PAGES = 2  # a subject with at most this many documents titled for it has its own
+_SUBJECT_PASSAGES = 2  # passages of a subject's own page added, best first
 _NEAR = 0.8  # share of a passage's shingles another kept passage has: a copy
 _WORD = re.compile(r"\w+")
 
@@ -48,7 +51,8 @@ def refine(
 ) -> list[Hit]:
     """``hits`` with the question's focus units first and near-duplicates collapsed,
     at most ``k`` (ranks renumbered)."""
-    merged = [*focus_units(store, question, hits, principals=principals), *hits]
+    merged = [*focus_units(store, question, hits, principals=principals),
+              *subject_passages(store, question, principals=principals), *hits]
     kept = collapse(merged)[:k]
     return [dataclasses.replace(h, rank=i) for i, h in enumerate(kept)]
 
@@ -62,17 +66,45 @@ def focus_units(
     if not focus.exact:
         return []
     top = hits[0].score if hits else 1.0
-    out: list[Hit] = []
+    asked = stems(question)
+    found: list[tuple[int, int, Hit]] = []
     for document in _subject_documents(store, focus, hits, principals):
         version = store.current_version(document.doc_id)
         if version is None:
             continue
         for passage in store.passages(document.doc_id, version):
             if _names_unit(passage.text, focus):
-                out.append(Hit(passage, document, top, 0))
-                if len(out) >= _MAX_UNITS:
-                    return out
-    return out
+                # Of the units that name it, those sharing most of the question's other
+                # words ("writable" for stream.Writable's highWaterMark) come first.
+                shared = len(asked & stems(" ".join((*passage.heading, passage.text))))
+                found.append((-shared, len(found), Hit(passage, document, top, 0)))
+    return [hit for *_, hit in sorted(found)[:_MAX_UNITS]]
+
+
+def subject_passages(
+    store: Store, question: str, *, principals: Sequence[str] | None = None
+) -> list[Hit]:
+    """Passages of the subject's own page ("zip" of "the default compression level
+    of zip": the document titled ``zip(1)``) that share most of the question's other
+    words, when the question names a subject, no option, and at most ``_OWN_PAGES``
+    documents are titled for it (a collection whose every title names it has no
+    page of its own for it)."""
+    focus = read_focus(question)
+    if focus.exact or not focus.subjects:
+        return []
+    pages = [d for d in store.documents() if _readable(d, principals)
+             and all(mentions(d.title, s) for s in focus.subjects)]
+    if not pages or len(pages) > _OWN_PAGES:
+        return []
+    asked = stems(question) - stems(" ".join(focus.subjects))
+    found: list[tuple[int, int, Hit]] = []
+    for document in pages:
+        version = store.current_version(document.doc_id)
+        for passage in store.passages(document.doc_id, version) if version else ():
+            shared = len(asked & stems(passage.text))
+            if shared >= 2:
+                found.append((-shared, len(found), Hit(passage, document, 0.0, 0)))
+    return [hit for *_, hit in sorted(found)[:_SUBJECT_PASSAGES]]
 
 
 def _names_unit(text: str, focus: Focus) -> bool:

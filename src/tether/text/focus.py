@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .terms import QUERY_STOPWORDS
+from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
     "GENERIC", "Focus", "frame", "heading_like", "is_fragment", "is_usage", "mentions", "read_focus",
@@ -69,9 +69,12 @@ class Focus:
     options: tuple[str, ...] = ()
     identifiers: tuple[str, ...] = ()
     subjects: tuple[str, ...] = ()
+    # Names the question is asked within ("in Rust", "in Norvale warehouses"): bound
+    # like a subject, but never a page of their own to look the answer up in.
+    scopes: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.options or self.identifiers or self.subjects)
+        return bool(self.options or self.identifiers or self.subjects or self.scopes)
 
     @property
     def exact(self) -> tuple[str, ...]:
@@ -89,7 +92,8 @@ class Focus:
         its frame (term line, headings), nor — for a subject — its document's title."""
         near = [sentence, *framing]
         missing = [item for item in self.exact if not any(mentions(t, item) for t in near)]
-        missing += [s for s in self.subjects if not any(mentions(t, s) for t in (*near, title))]
+        missing += [s for s in (*self.subjects, *self.scopes)
+                    if not any(mentions(t, s) for t in (*near, title))]
         return missing
 
 
@@ -105,19 +109,28 @@ def read_focus(question: str) -> Focus:
     found = [m.group(1) for m in _IDENT.finditer(question) if not _OPTION.fullmatch(m.group(1))]
     # "Node.js" is a product's name, not an API's: a subject (a title may bind it).
     names = [i for i in found if _PRODUCT.fullmatch(i)]
-    idents = tuple(dict.fromkeys(i for i in found if i not in names))
-    subjects = tuple(dict.fromkeys([*names, *_subjects(question, options, idents)]))
-    return Focus(options, idents, subjects)
+    # Of two identifiers, the one a property belongs to ("the default maxBuffer *of
+    # child_process.exec*") is its subject: it may stand in a heading or the title.
+    owned = {i for i in found if len(found) > 1 and re.search(
+        r"\b(?:of|for|in)\s+(?:the\s+|an?\s+)?" + re.escape(i), question)}
+    idents = tuple(dict.fromkeys(i for i in found if i not in names and i not in owned))
+    owners, scopes = _subjects(question, options, idents)
+    subjects = tuple(dict.fromkeys([*names, *(i for i in found if i in owned), *owners]))
+    return Focus(options, idents, subjects, tuple(s for s in scopes if s not in subjects))
 
 
-def _subjects(question: str, options: tuple[str, ...], idents: tuple[str, ...]) -> tuple[str, ...]:
+def _subjects(
+    question: str, options: tuple[str, ...], idents: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(subjects, scopes) of ``question``."""
     words = [(m.group(0), m.start()) for m in _WORD.finditer(question)]
     found: list[str] = []
+    scopes: list[str] = []
     taken = set(options) | set(idents)
 
-    def add(word: str) -> None:
+    def add(word: str, into: list[str] = found) -> None:
         if word.lower() not in _NOT_SUBJECT and word not in taken and len(word) > 1:
-            found.append(word)
+            into.append(word)
 
     for i, (word, start) in enumerate(words):
         if question[start - 1 : start] == "-":  # a part of an option ("--num-callers")
@@ -127,8 +140,10 @@ def _subjects(question: str, options: tuple[str, ...], idents: tuple[str, ...]) 
             j -= 1
         owner = words[j][0].lower() if j >= 0 else ""
         # "in" qualifies as often as it owns ("in the final report"): only a name after it.
-        if owner in ("of", "for") or (owner == "in" and word[0].isupper()):
+        if owner in ("of", "for"):
             add(word)
+        elif owner == "in" and word[0].isupper():
+            add(word, scopes)
     for option in options:
         at = question.find(option)
         before = [w for w, start in words if start + len(w) <= at]
@@ -136,7 +151,7 @@ def _subjects(question: str, options: tuple[str, ...], idents: tuple[str, ...]) 
             add(before[-1])
     for m in _POSSESSIVE.finditer(question):
         add(m.group(1))
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found)), tuple(dict.fromkeys(scopes))
 
 
 def mentions(text: str, item: str) -> bool:
@@ -146,14 +161,25 @@ def mentions(text: str, item: str) -> bool:
     if not item:
         return False
     exact = bool(_OPTION.fullmatch(item) or _IDENT.fullmatch(item))
-    pattern = _token_pattern(item, exact)
-    return pattern.search(text) is not None
+    if _token_pattern(item, exact).search(text) is not None:
+        return True
+    # A name is named in any of its forms ("Normans" for "Norman's", "words" for "word").
+    return not exact and item.isalpha() and stem(item) in _stems_of(text)
+
+
+@lru_cache(maxsize=4096)
+def _stems_of(text: str) -> frozenset[str]:
+    # Whole tokens: "GIT-GREP" or "grep.patternType" is no form of "grep".
+    return frozenset(stem(w) for w in re.findall(r"[\w.-]*[^\W_]", text) if w.isalpha())
 
 
 @lru_cache(maxsize=1024)
 def _token_pattern(item: str, exact: bool) -> re.Pattern[str]:
-    flags = 0 if exact else re.IGNORECASE
-    return re.compile(r"(?<![\w.-])" + re.escape(item) + r"(?![\w-]|\.\w)", flags)
+    # An API member stands after its object ("server.keepAliveTimeout"); a program's
+    # name never stands after a dot or a dash ("git-grep" is not grep).
+    if exact:
+        return re.compile(r"(?<![\w-])" + re.escape(item) + r"(?![\w-]|\.\w)")
+    return re.compile(r"(?<![\w.-])" + re.escape(item) + r"(?![\w-]|\.\w)", re.IGNORECASE)
 
 
 # -- frames: what a sentence stands under inside its passage -------------------
@@ -179,13 +205,27 @@ def heading_like(line: str) -> bool:
     return len(s) <= _SHORT and not s.endswith(_CLOSING) and not s[0].islower()
 
 
+# An option line: options with their arguments ("-T threads, --threads=threads",
+# "-k --keep", "--num-callers=<number> [default: 12]"), or a hanging tag (the option,
+# two spaces, its description). "--trace-children=yes, but confusion is still" is
+# a wrapped line of prose that happens to start with an option.
+_ARG = r"(?:[= ](?:<[^>]*>|\[[^\]]*\]|[A-Za-z_][\w.-]*|\S+))?"
+_TAG = re.compile(
+    r"--?[A-Za-z][\w-]*" + _ARG + r"(?:,?\s+--?[A-Za-z][\w-]*" + _ARG + r")*"
+    r"(?:\s+\[[^\]]*\])?(?:\s*$|\s{2,}\S)"
+)
+
+
+_LEVELS = re.compile(r"-\d+(?:\s*(?:\.\.\.?|…|to|,)\s*-\d+)?(?:\s|$)")  # "-0 ... -9"
+
+
 def term_like(line: str) -> bool:
-    """A line that opens a unit: an option line (a tag, never a sentence's end:
-    "--silent does." is a wrapped line) or a list item's first line."""
+    """A line that opens a unit: an option line or a list item's first line."""
     s = line.strip()
     if _OPTION.match(s):
-        return len(s) <= _SHORT * 2 and not s.endswith((".", ","))
-    return bool(_TERM_LINE.match(s))
+        tagged = bool(_TAG.match(s)) and (not s.endswith(".") or "  " in s)
+        return len(s) <= _SHORT * 2 and tagged
+    return bool(_TERM_LINE.match(s) or _LEVELS.match(s))
 
 
 def frame(text: str, at: int) -> tuple[str, ...]:
@@ -225,9 +265,14 @@ def frame(text: str, at: int) -> tuple[str, ...]:
             break  # the passage opens mid-unit ("Example:"): nothing over it is known
         # At one indent only a marked heading ("## …", "server.timeout#") frames: a
         # short plain line there is more often a wrapped line of the same paragraph.
+        # A marked heading frames list items too, and ends the climb at the margin.
         marked = line.strip().startswith("#") or line.rstrip().endswith("#")
-        if indent < level or (same and indent == level and not blank and (
-                term_like(line) or marked)):
+        if marked and indent <= level:
+            out.append(line.strip().strip("#").strip())
+            if indent == 0:
+                break
+            level = indent
+        elif indent < level or (same and indent == level and not blank and term_like(line)):
             out.append(term_of(line) if term_like(line) else line.strip())
             level, same = min(level, indent), False
             if level == 0 and heading_like(line):
@@ -248,6 +293,9 @@ def term_of(line: str) -> str:
     typed = re.match(r"[\w$.'\"`-]+(?:\s+<[^>]+>(?:\s*\|\s*<[^>]+>)*)", s)
     if typed:
         return typed.group(0)
+    named = re.match(r"([\w$.()\[\]-]+):\s", s)  # "keepAliveTimeout: The number of …"
+    if named:
+        return named.group(1)
     if len(s) > _SHORT:
         words = s.split()
         return " ".join(words[:3]) if _OPTION.match(s) or _IDENT.match(s) else ""
@@ -275,6 +323,7 @@ def is_usage(sentence: str, framing: Sequence[str] = ()) -> bool:
 
 
 _CODE = re.compile(r"^(?:const|let|var|import|fn|def|\$)\s|=>|;\s*$|[{}]\s*$")
+_FIELD = re.compile(r"\b[A-Za-z][\w ]{0,30}:\s+[\w\d(\"'<-]")
 _URL = re.compile(r"\w+://\S+|\]\([^)]*\)|`[^`]*`|\{\w+\}")
 # A command line as an example shows it: a program, then an option, no full stop.
 _COMMAND = re.compile(r"^[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?\s+--?[A-Za-z]")
@@ -288,6 +337,10 @@ def is_fragment(sentence: str) -> bool:
     s = sentence.strip()
     if not s or _CODE.search(s):
         return True
+    if s.endswith(("‐", "-", ",", "(", "[", "{", "|")):
+        return True
+    if _FIELD.search(s):  # "Default: 5000.", "Boiling point: 64.7 °C": a value stated
+        return False
     closed = s.endswith((".", "!", "?", ":")) and not s.endswith("...")
     if _OPTION.match(s) and "\n" not in s and not closed:
         return "default" not in s.lower()
