@@ -11,7 +11,7 @@ test of commit 65442bc):
 - recall of entailed pairs: the share of entailment pairs judged ``supported``;
 - contradictions named: the share of contradiction pairs judged ``contradicted``.
 
-    python bench/verifier_sets.py [--data ../shared/data] [--record before.json]
+    python bench/verifier_sets.py [--data ../shared/data] [--record before.json] [--show N]
 
 The data is read in place and never copied into the repository.
 """
@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tether.config import Settings
-from tether.evaluate.verifier import evaluate_pairs
+from tether.evaluate.verifier import evaluate_pairs, normalise_label
+from tether.verify import check
 
 Pairs = Iterator[tuple[str, str, str]]
 BEFORE = Path(__file__).with_name("verifier_sets_before.json")
@@ -88,6 +89,19 @@ def figures(result: dict) -> dict[str, float | int | None]:
     }
 
 
+def _show_false_supports(name: str, pairs: Pairs, settings: Settings, limit: int) -> None:
+    shown = 0
+    for premise, hypothesis, label in pairs:
+        if shown >= limit:
+            break
+        if normalise_label(label) == "entailment":
+            continue
+        r = check(hypothesis, premise, settings=settings)
+        if r.outcome == "supported":
+            shown += 1
+            print(f"  [{name}, gold {label}] {hypothesis!r}\n    from {premise[:300]!r}")
+
+
 def _f(x: float | int | None) -> str:
     return "   n/a" if x is None else f"{x:6.3f}"
 
@@ -97,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=default_data())
     ap.add_argument("--record", type=Path, help="write today's figures to this JSON file")
     ap.add_argument("--only", choices=sorted(SETS), action="append")
+    ap.add_argument("--show", type=int, default=0, metavar="N",
+                    help="print up to N false supports per set (the pairs to work from)")
     args = ap.parse_args(argv)
     if not (args.data / "README.md").is_file():
         print(f"data not found at {args.data} (set --data or TETHER_DATA)", file=sys.stderr)
@@ -109,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.only or SETS:
         t = time.perf_counter()
         fig = figures(evaluate_pairs(SETS[name](args.data), settings=settings))
+        if args.show:
+            _show_false_supports(name, SETS[name](args.data), settings, args.show)
         took = time.perf_counter() - t
         now[name] = fig
         for label, row in (("before", before.get(name)), ("after", fig)):

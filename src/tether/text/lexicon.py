@@ -55,6 +55,9 @@ HYPERNYM_DEPTH = 8
 # bicycle → wheeled vehicle ← car — and specific enough: at least ROOT_DEPTH levels
 # below the top of the hierarchy ("boy" and "kid" both under "person" are not exclusive).
 COHYPONYM_DEPTH = (2, 3)
+# A noun licensed as a hypernym sits at least this many levels below the top on its
+# longest way up ("person" 6, "food" 4; "object" 2, "part" and "group" 3 are too general).
+GENERAL_DEPTH = 4
 ROOT_DEPTH = 7
 
 # Morphy's detachment rules (WordNet's morph.c), per part of speech.
@@ -229,8 +232,9 @@ def _dominant(word: str) -> str | None:
     return best
 
 
-def _pointed(synset: Synset, symbols: tuple[str, ...]) -> list[Synset]:
-    return [t for sym, t in _record(synset)[1] if sym in symbols]
+@lru_cache(maxsize=65536)
+def _pointed(synset: Synset, symbols: tuple[str, ...]) -> tuple[Synset, ...]:
+    return tuple(t for sym, t in _record(synset)[1] if sym in symbols)
 
 
 _UP = ("@", "@i")
@@ -265,6 +269,13 @@ def _root_depth(synset: Synset) -> int:
     return 64
 
 
+@lru_cache(maxsize=16384)
+def _height(synset: Synset) -> int:
+    """Levels from ``synset`` up to the top on its longest way."""
+    ups = _pointed(synset, _UP)
+    return 1 + max(_height(u) for u in ups) if ups else 0
+
+
 def _heads(synset: Synset) -> list[Synset]:
     # An adjective satellite ("reduced") takes its antonyms from its head ("decreased").
     return [synset, *_pointed(synset, ("&",))]
@@ -284,6 +295,27 @@ def relation(
     Without them the premise word is read in its dominant part of speech and the
     claim word in any."""
     p_word, c_word = premise.lower(), claim.lower()
+    found = _licensing(p_word, c_word, premise_pos, claim_pos)
+    if found is not None or _db() is None:
+        return found
+    main = premise_pos if premise_pos and lemmas(p_word, premise_pos) else _dominant(p_word)
+    c_main = claim_pos if claim_pos and lemmas(c_word, claim_pos) else _dominant(c_word)
+    # Adjectives keep their antonyms even where the noun has more senses ("white").
+    p_ex = {k: v for k, v in _synsets(p_word, EXCLUSIVE_SENSES).items() if k in (main, "a")}
+    c_ex = {k: v for k, v in _synsets(c_word, EXCLUSIVE_SENSES).items() if k in (c_main, "a")}
+    if _antonyms(p_ex, c_ex):
+        return "antonym"
+    for pos in ("n", "v"):
+        if pos in p_ex and pos in c_ex and _sisters(p_ex[pos], c_ex[pos]):
+            return "cohyponym"
+    return None
+
+
+@lru_cache(maxsize=65536)
+def _licensing(
+    p_word: str, c_word: str, premise_pos: str | None, claim_pos: str | None
+) -> Relation | None:
+    """``same``, ``synonym`` or ``hypernym`` (see ``relation``), or None."""
     if p_word == c_word:
         return "same"
     if _db() is None:
@@ -303,18 +335,11 @@ def relation(
         if set(p_syn[pos]) & set(c_syn[pos]):
             return "synonym"
     for pos in shared:
-        targets = set(c_syn[pos])
+        # Words near the top ("object", "part", "group") say nothing a premise word
+        # states: any noun is an object.
+        targets = {t for t in c_syn[pos] if pos != "n" or _height(t) >= GENERAL_DEPTH}
         if any(targets & _ancestors(s, HYPERNYM_DEPTH).keys() for s in p_syn[pos][:HYPERNYM_SENSES]):
             return "hypernym"
-    c_main = claim_pos if claim_pos and lemmas(c_word, claim_pos) else _dominant(c_word)
-    # Adjectives keep their antonyms even where the noun has more senses ("white").
-    p_ex = {k: v for k, v in _synsets(p_word, EXCLUSIVE_SENSES).items() if k in (main, "a")}
-    c_ex = {k: v for k, v in _synsets(c_word, EXCLUSIVE_SENSES).items() if k in (c_main, "a")}
-    if _antonyms(p_ex, c_ex):
-        return "antonym"
-    for pos in ("n", "v"):
-        if pos in p_ex and pos in c_ex and _sisters(p_ex[pos], c_ex[pos]):
-            return "cohyponym"
     return None
 
 
@@ -350,7 +375,7 @@ def licenses(
     premise: str, claim: str, premise_pos: str | None = None, claim_pos: str | None = None
 ) -> bool:
     """Whether a premise that says ``premise`` also says ``claim`` of the same thing."""
-    return relation(premise, claim, premise_pos, claim_pos) in ("same", "synonym", "hypernym")
+    return _licensing(premise.lower(), claim.lower(), premise_pos, claim_pos) is not None
 
 
 def exclusive(

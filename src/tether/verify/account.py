@@ -88,7 +88,7 @@ def account(a: Alignment) -> Accounting:
     caps: list[str] = []
     findings: list[Finding] = []
     seen: set[str] = set()
-    rc, rp = read(c), read(p)
+    rc, rp = read(c), read(p, a.t0, a.t1)
     for x in range(len(c.keys)):
         k = c.keys[x]
         if k is None or k in a.matched or k in seen or not _is_word(c, x):
@@ -96,10 +96,14 @@ def account(a: Alignment) -> Accounting:
         seen.add(k)
         word = c.low[x]
         c_pos = pos_of(c, rc, x)
-        if any(lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos) for z in _distinct(p, window)):
+        other = _counterpart(a, x, free)
+        # A premise word accounts for one claim word, and from its slot when the
+        # neighbours name one: "the object of singing" is not licensed by an abbot
+        # two sentences on because an abbot is a physical object.
+        near = _distinct(p, [other] if other is not None else free)
+        if any(lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos) for z in near):
             licensed.add(k)
             continue
-        other = _counterpart(a, x, free)
         if other is not None and lexicon.exclusive(p.low[other], word, pos_of(p, rp, other), c_pos):
             findings.append(_contra("lexicon", f"substitution:'{word}' vs '{p.low[other]}'"))
         elif other is None and (rival := _exclusive_in_sentence(a, word, free)) is not None:
@@ -115,9 +119,11 @@ def account(a: Alignment) -> Accounting:
     elif (turned := _participle_turned(a)) is not None:
         caps.append(turned)
     caps_rel, found_rel = _relations(a)
-    caps_st, found_st = compare(a, frozenset(licensed))
-    if findings and found_st:
-        found_st = []
+    caps_gov, found_gov = _governing(a)
+    caps_rel += caps_gov
+    found_rel += found_gov
+    # Already contradicted by a word: the structure cannot change the outcome.
+    caps_st, found_st = ([], []) if findings or found_rel else compare(a, frozenset(licensed))
     return Accounting(
         frozenset(licensed), (*caps, *caps_rel, *caps_st), (*findings, *found_rel, *found_st)
     )
@@ -125,7 +131,7 @@ def account(a: Alignment) -> Accounting:
 
 def _distinct(p: Prepared, tokens: list[int]) -> list[int]:
     """One token per word and reading (the same word may be a noun and a verb)."""
-    r = read(p)
+    r = read(p, min(tokens, default=0), max(tokens, default=-1) + 1)
     seen: set[tuple[str, str | None]] = set()
     out = []
     for z in tokens:
@@ -251,10 +257,51 @@ def _trailing(p: Prepared, z: int) -> list[str]:
     return out
 
 
+def _relation_before(p: Prepared, y: int) -> set[str]:
+    """Relation words between token ``y`` and the content word before it (at most
+    four tokens back, within the clause): what governs ``y``'s phrase."""
+    words = []
+    for z in range(y - 1, max(-1, y - 5), -1):
+        # Quotes end a clause but not a phrase: "number two on the "Billboard" Hot 100".
+        if p.sent[z] != p.sent[y] or (p.keys[z] is not None and p.low[z] not in RELATION_WORDS):
+            break
+        words.append(p.low[z])
+    return _relation_set(words)
+
+
+def _governing(a: Alignment) -> tuple[list[str], list[Finding]]:
+    """Each relation word of the claim governs the phrase after it ("to no avail",
+    "on display"); where the window has that word governed by other relation words
+    only, the relation changed."""
+    c, p = a.claim, a.passage
+    caps: list[str] = []
+    findings: list[Finding] = []
+    for y, k in enumerate(c.keys):
+        if k is None or k.startswith("#") or k not in a.matched or c.low[y] in RELATION_WORDS:
+            continue
+        said = _relation_before(c, y)
+        if not said:
+            continue
+        places = a.positions.get(k, [])
+        mine = [x for x, key in enumerate(c.keys) if key == k]
+        if len(places) == len(mine) > 1:
+            places = [places[mine.index(y)]]  # one occurrence each: the same one in order
+        found = [_relation_before(p, z) for z in places]
+        if not found or any(not f or f & said for f in found):
+            continue
+        theirs = sorted(found[0])
+        pair = next(((s, f) for s in sorted(said) for f in theirs if frozenset((s, f)) in _EXCLUSIVE), None)
+        if pair is not None:
+            findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'"))
+        caps.append(f"relation:'{'/'.join(sorted(said))} {c.low[y]}' where the passage has "
+                    f"'{'/'.join(theirs)} {c.low[y]}'")  # fmt: skip
+    return caps, findings
+
+
 def _particle(p: Prepared, z: int) -> set[str]:
     """"holding *up* a sign" is holding a sign: the completive particle right after a
     verb says nothing of where."""
-    return {"up"} if z + 1 < len(p.low) and p.low[z + 1] == "up" and read(p).tag[z] == "V" else set()
+    return {"up"} if z + 1 < len(p.low) and p.low[z + 1] == "up" and read(p, z, z + 1).tag[z] == "V" else set()
 
 
 def _reordered_alike(
@@ -273,7 +320,7 @@ def _reordered_alike(
 def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
     c, p = a.claim, a.passage
     where = dict(_unique_positions(a))
-    rp = read(p)
+    rp = read(p, a.t0, a.t1)
     caps: list[str] = []
     findings: list[Finding] = []
     anchored = sorted(where)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..text.terms import STOPWORDS
+from ..text.terms import STOPWORDS, stem
 from .align import Alignment, Effect, Finding, Gate, anchors, context_keys
 from .figures import Figure, same_figure
+from .lexical import _NUMBER_WORDS as _NUMBERS
 from .lexical import Prepared
 
 __all__ = ["Names", "check_figures", "check_names", "check_years", "name_runs"]
@@ -114,7 +115,10 @@ def check_figures(a: Alignment) -> list[Finding]:
             same = own + [g for g in same if g not in own]
         if same:
             used.add(id(same[0]))
-            if not any(_qualifier_ok(f, g) for g in same):
+            if f.unit and not any(g.unit for g in same) and (word := _unit_unstated(a, f)):
+                # "the 13th hours" from "the 13th centuries": the unit is a claim word.
+                out.append(_missing(f"figure:{f.canon} {word}: '{word}' not in passage"))
+            elif not any(_qualifier_ok(f, g) for g in same):
                 out.append(_contra(f"figure:{_show(f)} vs {_show(same[0])} (qualifier)"))
             elif f.year is not None and not any(g.year == f.year for g in same):
                 dated = [g.year for g in same if g.year is not None]
@@ -129,6 +133,18 @@ def check_figures(a: Alignment) -> list[Finding]:
         else:
             out.append(_missing(f"figure:{f.canon} not in passage"))
     return out
+
+
+def _unit_unstated(a: Alignment, f: Figure) -> str | None:
+    """The claim figure's unit word, when the window does not say it."""
+    c, p = a.claim, a.passage
+    i, j = _token_span(c, f)
+    words = [c.low[x] for x in range(i, j) if c.low[x][:1].isalpha() and c.low[x] not in _NUMBERS]
+    if not words:
+        return None
+    window = {stem(w) for w in p.low[a.t0 : a.t1]}
+    missing = [w for w in words if stem(w) not in window]
+    return missing[0] if missing else None
 
 
 def _value_key(f: Figure) -> str:

@@ -73,6 +73,7 @@ class Reading:
     passive: list[bool]
     aux: list[bool]
     firm: list[bool]  # N/M in a short phrase opened by a determiner ("a grass hat")
+    done: set[int]  # sentences read so far
 
 
 def _skip_back(p: Prepared, x: int, lo: int) -> int:
@@ -104,17 +105,28 @@ def _irregular() -> frozenset[str]:
     return lexicon.verb_forms()
 
 
-def read(p: Prepared) -> Reading:
-    """Tag every sentence of ``p`` (cached on the prepared text)."""
-    cached = p.shallow
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    n = len(p.low)
-    r = Reading([None] * n, [-1] * n, [-1] * n, [-1] * n, [False] * n, [False] * n, [False] * n)
-    for t0, t1 in p.sent_tokens:
-        _tag_sentence(p, r, t0, t1)
-        _link_sentence(p, r, t0, t1)
-    p.shallow = r
+def read(p: Prepared, t0: int = 0, t1: int | None = None) -> Reading:
+    """The reading of ``p`` with at least the sentences holding tokens ``[t0, t1)``
+    tagged (all by default). Cached on the prepared text, sentence by sentence, so a
+    long passage costs only the windows the support test looks at."""
+    r = p.shallow
+    if r is None:
+        n = len(p.low)
+        r = Reading([None] * n, [-1] * n, [-1] * n, [-1] * n, [False] * n, [False] * n,
+                    [False] * n, set())  # fmt: skip
+        p.shallow = r
+    assert isinstance(r, Reading)
+    if not p.sent_tokens:
+        return r
+    last = len(p.sent_tokens) - 1
+    first = p.sent[t0] if t0 < len(p.sent) else last
+    end = p.sent[t1 - 1] if t1 is not None and 0 < t1 <= len(p.sent) else last
+    for i in range(first, end + 1):
+        if i not in r.done:
+            r.done.add(i)
+            s0, s1 = p.sent_tokens[i]
+            _tag_sentence(p, r, s0, s1)
+            _link_sentence(p, r, s0, s1)
     return r
 
 
@@ -145,6 +157,11 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         if key is not None and _trailing_adverb(p, r, x, t1):
             in_np = False  # "people outdoors", "a man alone"
             continue
+        if w in _HAVE and _possessive_have(p, x, t1):
+            tag[x], r.aux[x] = "V", True  # "Wilson had a burning desire"
+            in_np, det = True, False
+            seen_verb = True
+            continue
         if key is None or w in PREPOSITIONS or _adverb(w):
             if w in PREPOSITIONS or w in _LINKS or key is not None:
                 in_np = key is None or not _adverb(w)
@@ -157,6 +174,10 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         if prev in BE or prev in _PASSIVE_AUX or prev in _HAVE:
             _after_aux(p, r, x, prev)
             in_np = tag[x] == "V"
+        elif prev in _RELATIVE and _verbal(w) and (_participle(w) or w.endswith("s")):
+            tag[x] = "V"  # "a neighbour who *hosted* a dinner"
+            r.aux[x] = True
+            in_np = True
         elif prev in _BASE_AUX and _verbal(w):
             tag[x] = "V"
             r.aux[x] = True
@@ -184,6 +205,17 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         if tag[x] != "N":
             det = False
         seen_verb = seen_verb or tag[x] == "V"
+
+
+def _possessive_have(p: Prepared, x: int, t1: int) -> bool:
+    """"has"/"had" as the main verb: a noun phrase follows, not a participle."""
+    y = x + 1
+    if y >= t1 or p.clause[y] != p.clause[x]:
+        return False
+    nxt = p.low[y]
+    if nxt in DETERMINERS or (p.keys[y] or "").startswith("#"):
+        return True
+    return _capital(p, y) and p.keys[y] is not None
 
 
 def _capital(p: Prepared, x: int) -> bool:
@@ -223,9 +255,10 @@ def _finite_after_noun(p: Prepared, r: Reading, x: int, t1: int) -> bool:
     if x == 0 or r.tag[x - 1] != "N" or p.clause[x - 1] != p.clause[x]:
         return False
     nxt = _next_word(p, x, t1)
+    named = x + 1 < t1 and p.clause[x + 1] == p.clause[x] and _capital(p, x + 1)
     if ends_s and not _participle(w):
         # "a person *stands* behind it", not "playing video *games* on the TV".
-        if nxt not in DETERMINERS and nxt not in PREPOSITIONS and nxt != "":
+        if nxt not in DETERMINERS and nxt not in PREPOSITIONS and nxt != "" and not named:
             return False
         y = x - 1
         while y >= 0 and p.sent[y] == p.sent[x] and p.low[y] not in _LINKS:
@@ -233,7 +266,7 @@ def _finite_after_noun(p: Prepared, r: Reading, x: int, t1: int) -> bool:
                 return False
             y -= 1
         return True
-    return nxt == "" or nxt in DETERMINERS or nxt in PREPOSITIONS or nxt in _LINKS
+    return nxt == "" or nxt in DETERMINERS or nxt in PREPOSITIONS or nxt in _LINKS or named
 
 
 def _np_head(p: Prepared, r: Reading, x: int, t1: int) -> int:

@@ -53,7 +53,7 @@ class _Pair:
 
     def __init__(self, a: Alignment, licensed: frozenset[str]) -> None:
         self.a, self.c, self.p = a, a.claim, a.passage
-        self.rc, self.rp = read(a.claim), read(a.passage)
+        self.rc, self.rp = read(a.claim), read(a.passage, a.t0, a.t1)
         self.by_key: dict[str, list[int]] = {}
         for z in range(a.t0, a.t1):
             k = self.p.keys[z]
@@ -99,6 +99,16 @@ def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Fin
     findings: list[Finding] = []
     nouns: list[int] = []
     for x, k in enumerate(c.keys):
+        if k is None and rc.tag[x] == "V":
+            # A verb that is a stop word ("had"): compared with the same word's uses.
+            zs = [z for z in range(a.t0, a.t1) if pair.p.low[z] == c.low[x] and pair.rp.tag[z] == "V"]
+            if zs:
+                reason, swapped = _arguments(pair, x, zs)
+                if reason is not None:
+                    caps.append(reason)
+                    if swapped:
+                        findings.append(_contra(reason))
+            continue
         if k is None or k not in pair.known or k.startswith("#") or rc.tag[x] is None:
             continue
         if rc.tag[x] in ("N", "M"):
