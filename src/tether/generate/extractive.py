@@ -23,6 +23,7 @@ from .lists import list_items, wants_list
 from .rank import (
     Question,
     coverage,
+    defines,
     idf_weights,
     name_share,
     overlap,
@@ -43,6 +44,7 @@ _LATER = 0.85
 _NAMED_UNIT = 1.5
 _GENERIC = frozenset(stems(" ".join(GENERIC)))
 _ANNOUNCES = 2.0
+_DEFINES = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +181,8 @@ class ExtractiveGenerator:
             # worth more than one that names them in passing.
             if several and list_items(s.hit.passage.text, s.end):
                 score *= _ANNOUNCES
+            if defines(question, s.text):  # "What is Memcheck?": "Memcheck is a …"
+                score *= _DEFINES
             out.append(_Candidate(s.text, s.passage_id, s.order, s.stems, score,
                                   coverage(q, present | s.title), typed, named, s))
         return out

@@ -38,6 +38,7 @@ __all__ = [
     "Question",
     "asked_kind",
     "coverage",
+    "defines",
     "idf_weights",
     "name_share",
     "overlap",
@@ -149,6 +150,20 @@ _NUMBER_WORDS = frozenset(
 _YEAR = re.compile(r"^\d{3,4}s?$")
 _ORDINAL = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
 _DATE_WORDS = frozenset(("century", "centuries", "decade", "decades"))
+_PATH = re.compile(r"(?:~|\$\w+|%\w+%)?/[\w.$-]+(?:/[\w.$-]+)+")
+_DEFINED = re.compile(r"\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?([\w.+-]+)\s*\?\s*", re.IGNORECASE)
+
+
+def defines(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` defines what "What is X?" asks about: X, then "is a/an/the"
+    ("Memcheck is a memory error detector", "GNU Libtasn1 …, which is a library")."""
+    asked = _DEFINED.fullmatch(question)
+    if asked is None:
+        return False
+    thing = re.escape(asked.group(1))
+    # "X is a …", or in apposition: "This is GNU Libtasn1, a small ASN.1 library."
+    pattern = rf"\b{thing}\b(?:[^.;:]{{0,80}}?\b(?:is|are)|,)\s+(?:an?|the)\b"
+    return re.search(pattern, sentence, re.IGNORECASE) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +234,8 @@ def supplies(sentence: str, question: Question) -> bool:
     ("in 2026" does not answer "what changed in 2026?"). True when no kind is asked."""
     if question.kind is None:
         return True
+    if question.kind == "place" and _PATH.search(sentence):
+        return True  # "$HOME/.config/pip/pip.conf": in a manual, a place
     terms = content_terms(sentence)
     lead = len(sentence) - len(sentence.lstrip())
     for term in terms:

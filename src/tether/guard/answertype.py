@@ -25,7 +25,7 @@ __all__ = ["answer_type", "has_answer_type", "supplies", "typed_tokens"]
 _TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "When may/should/can …" asks for a condition ("after logging it"), not a date.
     ("date", re.compile(r"\b(when(?!\s+(?:may|might|can|could|should|must|would|need|needs)\b)|"
-                        r"what year|which year|what date|since when|how old)\b", re.I)),
+                        r"what year|which year|what date|since when|how old)\b", re.IGNORECASE)),
     (
         "figure",
         re.compile(
@@ -33,23 +33,23 @@ _TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"proportion|fraction|concentration|temperature|amount|number|level|limit|dose|"
             r"value)|at what (temperature|concentration|level)|limits?|threshold|boiling point|"
             r"flash point|melting point|exposure limit|ppm|mg)\b",
-            re.I,
+            re.IGNORECASE,
         ),
     ),
-    ("name", re.compile(r"\b(who|whom|whose|which (agency|company|organi[sz]ation|person))\b", re.I)),
+    ("name", re.compile(r"\b(who|whom|whose|which (agency|company|organi[sz]ation|person))\b", re.IGNORECASE)),
     (
         "place",
         re.compile(r"\b(where|(what|which) (country|countries|city|cities|place|site|region|"
-                   r"island|river|town|continent))\b", re.I),
+                   r"island|river|town|continent))\b", re.IGNORECASE),
     ),
 )
 _HAS_TYPE: dict[str, re.Pattern[str]] = {
     "date": re.compile(
         r"\b(1[5-9]\d\d|20\d\d|2100)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d",
-        re.I,
+        re.IGNORECASE,
     ),
     "figure": re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
-                         r"hundred|thousand|million|half|dozen)\b", re.I),
+                         r"hundred|thousand|million|half|dozen)\b", re.IGNORECASE),
     "name": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
     "place": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
 }
@@ -59,19 +59,22 @@ _TOKEN: dict[str, re.Pattern[str]] = {
     "date": re.compile(
         r"\b(\d{3,4}s?|\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|"
         r"nov|dec)[a-z]*|centur(?:y|ies)|decades?)\b",
-        re.I,
+        re.IGNORECASE,
     ),
     "figure": re.compile(
         r"\b\d[\d.,]*\w*|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
         r"twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|half|dozens?|"
         r"several|many|few)\b",
-        re.I,
+        re.IGNORECASE,
     ),
     # A capitalised word that does not open the sentence (or opens it, followed by
     # another capitalised word: "Rollo's men", "King Charles").
     "name": re.compile(r"(?<=[^\s.!?]\s)[A-Z][\w’'.-]*|^[A-Z][\w’'.-]*(?=\s+[A-Z])"),
 }
-_TOKEN["place"] = _TOKEN["name"]
+# In a manual a place is as often a path ("$HOME/.config/pip/pip.conf") as a name.
+_PATH = r"(?:~|\$\w+|%\w+%)?/[\w.$-]+(?:/[\w.$-]+)+"
+_TOKEN["place"] = re.compile(_TOKEN["name"].pattern + "|" + _PATH)
+_HAS_TYPE["place"] = re.compile(_HAS_TYPE["place"].pattern + "|" + _PATH)
 
 
 def answer_type(question: str) -> str | None:

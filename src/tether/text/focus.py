@@ -324,7 +324,8 @@ def is_usage(sentence: str, framing: Sequence[str] = ()) -> bool:
 
 _CODE = re.compile(r"^(?:const|let|var|import|fn|def|\$)\s|=>|;\s*$|[{}]\s*$")
 _FIELD = re.compile(r"\b[A-Za-z][\w ]{0,30}:\s+[\w\d(\"'<-]")
-_URL = re.compile(r"\w+://\S+|\]\([^)]*\)|`[^`]*`|\{\w+\}")
+_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
+_URL = re.compile(r"\w+://\S+|\S+@\S+|\]\([^)]*\)|`[^`]*`|\{\w+\}")
 # A command line as an example shows it: a program, then an option, no full stop.
 _COMMAND = re.compile(r"^[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?\s+--?[A-Za-z]")
 
@@ -344,6 +345,8 @@ def is_fragment(sentence: str) -> bool:
     closed = s.endswith((".", "!", "?", ":")) and not s.endswith("...")
     if _OPTION.match(s) and "\n" not in s and not closed:
         return "default" not in s.lower()
+    if len(re.findall(r"[A-Za-z]{2,}", _URL.sub(" ", _LINK.sub(" ", s)))) < 2:
+        return True  # a bare link: "[Main issue tracker](https://…)"
     words = re.findall(r"[A-Za-z]+", _URL.sub(" ", _OPTION.sub(" ", s)))
     if s.endswith(("‐", "-", ",", "(", "[", "{", "|")) or (
             _COMMAND.match(s) and not closed and len(words) <= 4):
