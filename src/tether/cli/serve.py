@@ -67,6 +67,7 @@ def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: 
 
         from ..service import create_app
         from ..service.deadlines import header_timeout_protocol
+        from ..service.isolate import warm
     except ImportError as exc:
         raise MissingExtra("tether serve", "serve") from exc
     with open_tether(ctx, db) as tether:
@@ -77,6 +78,7 @@ def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: 
                 hint="add one with 'tether keys add NAME --principal P', or use --host 127.0.0.1",
             )
         sock = bind(host, port)
+        warm()  # the process heavy requests are forked from, ready before the first one
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         if keys:

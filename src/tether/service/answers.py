@@ -17,22 +17,23 @@ from typing import Any, cast
 
 import anyio
 from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from .. import deadline as deadlines
 from .. import modes as gates
 from ..config import Settings
-from ..errors import ConfigError, InputError, LimitExceeded, TetherError
-from ..facade import Tether, verify_answer
+from ..errors import ConfigError, InputError, TetherError
+from ..facade import Tether
 from ..pipeline import Done, Event, Sentence, Sources
 from ..records import Hit, to_json
-from ..text.sentences import split_sentences
 from .auth import principals_of
 from .deadlines import request_deadline
+from .isolate import run_isolated, verify_request
 from .jsonbody import StrictJSONRoute
 from .metrics import Metrics
 from .problems import NotAvailable, RequestTimeout, problem, problem_body
-from .schemas import AnswerRequest, VerifyRequest, problem_responses
+from .schemas import AnswerRequest, problem_responses
 from .sse import EventStreamResponse, Pump, StoppableGenerator, format_event
 
 __all__ = ["ServiceState", "parse_modes", "router", "source_payload"]
@@ -239,44 +240,31 @@ async def _whole_answer(
 @router.post(
     "/v1/verify",
     summary="Check sentences against passages (the guard on its own)",
-    description="Same contract as `tether verify`: per-sentence outcome, passage, span and quote.",
+    description="Same contract as `tether verify`: per-sentence outcome, passage, span and quote. "
+    "At most `max_verify_pairs` sentences x passages (413 beyond).",
+    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/VerifyRequest"}}}}},
     responses={
         200: {"description": "One verdict per sentence",
               "content": {"application/json": {"schema": {"$ref": "#/components/schemas/VerifyOut"}}}},
         **problem_responses(400, 401, 408, 413, 422, 429, 504),
     },
 )
-async def post_verify(body: VerifyRequest, request: Request) -> JSONResponse:
+async def post_verify(request: Request) -> JSONResponse:
     service = state_of(request)
-    passages = {str(p.id): p.text for p in body.passages}
-    if body.sentences is None and body.answer is None:
-        raise InputError("needs 'sentences' (a list) or 'answer' (free text)")
-    sentences = body.sentences if body.sentences is not None else split_sentences(body.answer or "")
-    _check_pairs(len(sentences), len(passages), service.settings)
     deadline, _ = _deadline(request, service.settings)
-
-    def run() -> list[dict[str, Any]]:
-        # The guard checks the deadline between alignments, so the thread ends with it:
-        # waited for, not abandoned, the response comes when the work has stopped.
-        with deadlines.until(deadline):
-            return verify_answer(passages=passages, sentences=sentences,
-                                 settings=service.settings)
-
+    raw = await request.body()
     try:
-        result = await anyio.to_thread.run_sync(run)
+        # Decoded, bounded and verified in a child process killed at the deadline
+        # (isolate): neither the decoding of a large body nor the guard's loop may hold
+        # the interpreter lock that the event loop and every other request need.
+        kind, result = await run_isolated(verify_request, raw, service.settings,
+                                          deadline=deadline)
     except deadlines.DeadlineExceeded:
         raise _timeout(service.settings) from None
+    if kind == "invalid":
+        raise RequestValidationError(result)
     return JSONResponse({"sentences": result})
-
-
-def _check_pairs(sentences: int, passages: int, settings: Settings) -> None:
-    pairs = sentences * passages
-    if pairs > settings.max_verify_pairs:
-        raise LimitExceeded(
-            f"{sentences} sentences x {passages} passages = {pairs} pairs is over the "
-            f"max_verify_pairs limit of {settings.max_verify_pairs}",
-            hint="send fewer sentences or passages per request, or raise max_verify_pairs",
-        )
 
 
 @router.post(

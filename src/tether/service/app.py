@@ -51,6 +51,7 @@ from .schemas import (
     Problem,
     SourcesEvent,
     VerifyOut,
+    VerifyRequest,
     problem_responses,
 )
 
@@ -60,7 +61,7 @@ log = logging.getLogger("tether.service")
 # The web reader's files: served at ``/`` once an ``index.html`` is there.
 STATIC_DIR = Path(__file__).parent / "static"
 _DOC_MODELS: tuple[type[BaseModel], ...] = (
-    DocumentUpload, DocumentView, IngestOut, Problem, SourcesEvent, VerifyOut,
+    DocumentUpload, DocumentView, IngestOut, Problem, SourcesEvent, VerifyOut, VerifyRequest,
     versions.DocumentVersionView,
 )
 

@@ -35,6 +35,7 @@ from ..store import DocumentSummary
 from .answers import state_of
 from .auth import principals_of
 from .deadlines import request_deadline
+from .isolate import extract_upload, run_isolated
 from .problems import Forbidden, RequestTimeout
 from .schemas import DocumentList, DocumentUpload, problem_responses
 
@@ -138,6 +139,14 @@ async def post_document(request: Request) -> JSONResponse:
     store = service.tether.store
 
     at = request_deadline(request.scope, service.settings.request_timeout_s)
+    try:
+        # Extracted first in a child process, killed at the deadline (isolate): a file
+        # that fails, or would outlast the request, is refused before this process,
+        # whose interpreter lock every other request needs, spends anything on it.
+        await run_isolated(extract_upload, data, media_type, meta.source or "",
+                           service.settings, deadline=at)
+    except deadline.DeadlineExceeded:
+        raise _upload_timeout(service.settings.request_timeout_s) from None
 
     def write() -> dict[str, Any]:
         existing = store.document(ids.doc_id_for(meta.source or ""))
@@ -154,12 +163,16 @@ async def post_document(request: Request) -> JSONResponse:
     try:
         out = await anyio.to_thread.run_sync(write)
     except deadline.DeadlineExceeded:
-        raise RequestTimeout(
-            f"the upload took longer than {service.settings.request_timeout_s:g} s to "
-            "process and was stopped; nothing was stored",
-            hint="split the document, or ingest it with the CLI (no deadline)",
-        ) from None
+        raise _upload_timeout(service.settings.request_timeout_s) from None
     return JSONResponse(out, status_code=200 if out["status"] == "unchanged" else 201)
+
+
+def _upload_timeout(seconds: float) -> RequestTimeout:
+    return RequestTimeout(
+        f"the upload took longer than {seconds:g} s to process and was stopped; "
+        "nothing was stored",
+        hint="split the document, or ingest it with the CLI (no deadline)",
+    )
 
 
 @router.get(
