@@ -275,7 +275,7 @@ def frame(text: str, at: int) -> tuple[str, ...]:
         elif indent < level or (same and indent == level and not blank and term_like(line)):
             out.append(term_of(line) if term_like(line) else line.strip())
             level, same = min(level, indent), False
-            if level == 0 and heading_like(line):
+            if level == 0 and heading_like(line) and not term_like(line):
                 break
     return tuple(reversed(out))
 

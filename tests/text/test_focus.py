@@ -1,0 +1,169 @@
+"""What a question is about and what frames a sentence (text/focus.py, ADR 0022)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.text.focus import (
+    frame,
+    is_fragment,
+    is_usage,
+    mentions,
+    read_focus,
+    term_like,
+    term_of,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "identifiers", "subjects", "scopes"),
+    [
+        ("What does the -v option of grep do?", ("-v",), (), ("grep",), ()),
+        ("What does tar -z do?", ("-z",), (), ("tar",), ()),
+        ("What does Valgrind's --trace-children option do?", ("--trace-children",), (),
+         ("Valgrind",), ()),
+        ("What is the default value of --num-callers in Valgrind?", ("--num-callers",), (), (),
+         ("Valgrind",)),
+        ("What is the default highWaterMark of a Node.js writable stream?", (),
+         ("highWaterMark",), ("Node.js",), ()),
+        ("What is the default maxBuffer of child_process.exec?", (), ("maxBuffer",),
+         ("child_process.exec",), ()),
+        ("What is the default compression level of bzip2?", (), (), ("bzip2",), ()),
+        ("What are the ownership rules in Rust?", (), (), (), ("Rust",)),
+        ("How many non-matching lines are there?", (), (), (), ()),  # a word, not -matching
+    ],
+)
+def test_read_focus(question, options, identifiers, subjects, scopes):
+    focus = read_focus(question)
+    assert (focus.options, focus.identifiers, focus.subjects, focus.scopes) == (
+        options, identifiers, subjects, scopes)
+
+
+@pytest.mark.parametrize(
+    ("text", "item", "named"),
+    [
+        ("-v, --invert-match", "-v", True),
+        ("-vv", "-v", False),
+        ("--verbose", "-v", False),
+        ("GREP(1)", "grep", True),
+        ("GIT-GREP(1)", "grep", False),
+        ("grep.patternType", "grep", False),
+        ("server.keepAliveTimeout#", "keepAliveTimeout", True),
+        ("keepalivetimeout", "keepAliveTimeout", False),  # identifiers are case-sensitive
+        ("The Normans had", "Norman", True),  # a name in another form
+        ("zip - package and compress (archive) files", "bzip2", False),
+    ],
+)
+def test_mentions(text, item, named):
+    assert mentions(text, item) is named
+
+
+MAN = (
+    "OPTIONS\n"
+    "   Matching Control\n"
+    "       -e PATTERNS, --regexp=PATTERNS\n"
+    "              Use PATTERNS as the patterns.\n"
+    "\n"
+    "       -v, --invert-match\n"
+    "              Invert the sense of matching, to select\n"
+    "              non-matching lines.\n"
+)
+NODE = (
+    "new stream.Writable([options])#\n"
+    "- options <Object>\n"
+    "  - highWaterMark <number> Buffer level. Default: 16384 (16 KiB).\n"
+    "  - allowHalfOpen <boolean> Whether to end. Default: false.\n"
+)
+FLAT = "-v, --verbose\nBe more verbose.\n--trace-children=<yes|no> [default: no]\nWhen enabled, trace."
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "expected"),
+    [
+        (MAN, "Invert", ("OPTIONS", "Matching Control", "-v, --invert-match")),
+        (MAN, "Use PATTERNS", ("OPTIONS", "Matching Control", "-e PATTERNS, --regexp=PATTERNS")),
+        (NODE, "Default: 16384", ("new stream.Writable([options])", "options <Object>",
+                                  "highWaterMark <number>")),
+        (NODE, "Default: false", ("new stream.Writable([options])", "options <Object>",
+                                  "allowHalfOpen <boolean>")),
+        (FLAT, "When enabled", ("--trace-children=<yes|no> [default: no]",)),
+        (FLAT, "Be more", ("-v, --verbose",)),
+        # A passage that opens mid-unit knows nothing over its first line.
+        ("Example:\n   curl -s x\n\n-s, --silent\n   Silent mode.", "Silent", ("-s, --silent",)),
+        # A sibling option on the passage's first line is not the parent of the next.
+        (("-v, --invert-match\n              Invert.\n\n       -w, --word-regexp\n"
+          "              Whole words."), "Whole", ("-w, --word-regexp",)),
+    ],
+)
+def test_frame(text, at, expected):
+    assert frame(text, text.index(at)) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "term"),
+    [
+        ("       -v, --invert-match", True),
+        ("-T threads, --threads=threads", True),
+        ("--num-callers=<number> [default: 12]", True),
+        ("-0 ... -9", True),
+        ("--trace-children=yes, but confusion is still", False),  # prose, wrapped
+        ("--silent does.", False),
+        ("- highWaterMark <number> Buffer level", True),
+        ("Invert the sense of matching", False),
+    ],
+)
+def test_term_like(line, term):
+    assert term_like(line) is term
+
+
+def test_term_of_names_the_unit():
+    assert term_of("-i     Ignore case") == "-i"
+    assert term_of("  - highWaterMark <number> Buffer level when …") == "highWaterMark <number>"
+    assert term_of("- keepAliveTimeout: The number of milliseconds of inactivity a server") == (
+        "keepAliveTimeout")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "framing", "usage"),
+    [
+        ("grep [OPTION...] PATTERNS [FILE...]", (), True),
+        ("tar {A|c|d|r|t|u|x}[GnSkUWOmpsMBiajJzZhPlRvwo] [ARG...]", (), True),
+        ("mkdir [OPTION]... DIRECTORY...", (), True),
+        ("curl [options / URLs]", (), True),
+        ("grep -E PATTERNS", ("grep(1)", "SYNOPSIS"), True),  # a line of the SYNOPSIS
+        ("Invert the sense of matching [see -w].", (), False),
+        ("The [default] value is 5.", (), False),
+    ],
+)
+def test_is_usage(sentence, framing, usage):
+    assert is_usage(sentence, framing) is usage
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fragment"),
+    [
+        ("GREP(1) User Commands GREP(1)", True),
+        ("-v, --invert-match", True),
+        ("const grep = spawn('grep', ['ssh']);", True),
+        ("curl --show-error --silent https://example.com", True),
+        ("Compression preset levels", True),
+        ("[Main issue tracker](https://gitlab.com/gnutls/libtasn1/issues)", True),
+        ("--error-exitcode option.", True),
+        ("When bzip2 compression is se‐", True),
+        ("print the newline counts", False),
+        ("--num-callers=<number> [default: 12]", False),
+        ("Default: 16384 (16 KiB), or 16 for objectMode streams.", False),
+        ("Boiling point: 64.7 °C", False),
+        ("In 1066, William invaded England.", False),
+    ],
+)
+def test_is_fragment(sentence, fragment):
+    assert is_fragment(sentence) is fragment
+
+
+def test_unbound_names_what_no_frame_or_title_binds():
+    focus = read_focus("What is the default highWaterMark of a Node.js writable stream?")
+    assert focus.unbound("Default: 16384.", ("highWaterMark <number>",), "Stream | Node.js") == []
+    assert focus.unbound("Default: false.", ("allowHalfOpen <boolean>",), "Stream | Node.js") == [
+        "highWaterMark"]
+    assert focus.unbound("Default: 16384.", ("highWaterMark <number>",), "Python") == ["Node.js"]
