@@ -110,3 +110,62 @@ def test_added_detail(claim, premise, added):
     got, reasons = _outcome(claim, premise)
     assert got == "mentioned", reasons
     assert f"added:'{added}' is not stated by the passage" in reasons
+
+
+# Structure (verify.shallow / verify.structure): every word is in the passage, but in
+# another part or role. None may come out supported.
+CUT = "A fitter is sealing a cracked valve."
+RIDER = "A man riding a forklift is moving a chlorine cylinder."
+TWO_JOBS = "The fitters are clearing the pump and the supervisor is closing the hatch."
+WEARING = "A worker is wearing a rubber glove and standing on the platform."
+ALONE = "A fitter is working alone."
+GOGGLES = "The fitter is not wearing goggles and welding."
+COUNT = "Rollo agreed to swear fealty to King Charles III in 911."
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise", "outcome", "reason"),
+    [
+        # the part of a word: a verb the passage has as a modifier, a noun as a modifier
+        ("A fitter is cracking a valve.", CUT, "mentioned", "is a verb in the sentence"),
+        ("A worker is standing on the rubber.", WEARING, "mentioned", "is a noun in the sentence"),
+        # the agent of a verb: someone else does it
+        ("The supervisor is clearing the pump.", TWO_JOBS, "mentioned", "is said of 'supervisor'"),
+        ("A forklift is moving a chlorine cylinder.", RIDER, "mentioned", "is said of 'forklift'"),
+        # agent and patient traded
+        ("A chlorine cylinder is moving a man.", RIDER, "contradicted", "trade places"),
+        # a modifier on another head
+        ("A cracked fitter is sealing a valve.", CUT, "mentioned", "qualifies 'fitter'"),
+        # a noun said twice where the passage says it once
+        ("A fitter is working with other fitters.", ALONE, "mentioned", "a second 'fitters'"),
+        # a verb the passage states only under its negation
+        ("The fitter is welding.", GOGGLES, "contradicted", "only negated"),
+        # a relation word the passage does not have between the two words
+        ("A worker is standing on the rubber glove.", WEARING, "mentioned", "relation:"),
+        # the unit word of a figure
+        ("Rollo agreed to swear fealty to King Charles III in 911 days.", COUNT, "mentioned", "'days'"),
+    ],
+)
+def test_structure_differs(claim, premise, outcome, reason):
+    got, reasons = _outcome(claim, premise)
+    assert got == outcome, reasons
+    assert any(reason in r for r in reasons), reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise"),
+    [
+        # paraphrases that keep the structure stay supported
+        ("A cracked valve is being sealed by a fitter.", CUT),  # passive
+        ("The pump is being cleared by the fitters.", TWO_JOBS),
+        ("The supervisor is closing the hatch.", TWO_JOBS),  # the second clause alone
+        ("A man is moving a chlorine cylinder.", RIDER),  # the participle phrase dropped
+        ("A fitter is sealing a valve.", CUT),  # a modifier dropped
+        ("Some fitters are clearing the pump.", TWO_JOBS),  # "some" says less
+        ("A worker is wearing a glove.", WEARING),
+        ("Rollo agreed to swear fealty to King Charles III.", COUNT),
+    ],
+)
+def test_structure_kept(claim, premise):
+    got, reasons = _outcome(claim, premise)
+    assert got == "supported", reasons

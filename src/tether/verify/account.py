@@ -97,10 +97,12 @@ def account(a: Alignment) -> Accounting:
         word = c.low[x]
         c_pos = pos_of(c, rc, x)
         other = _counterpart(a, x, free)
-        # A premise word accounts for one claim word, and from its slot when the
-        # neighbours name one: "the object of singing" is not licensed by an abbot
-        # two sentences on because an abbot is a physical object.
-        near = _distinct(p, [other] if other is not None else free)
+        # A premise word accounts for one claim word, and from the sentence of its slot
+        # when the neighbours name one: "the object of singing" is not licensed by an
+        # abbot two sentences on because an abbot is a physical object.
+        near = _distinct(p, free if other is None else [other] + [
+            z for z in free if z != other and p.sent[z] == p.sent[other]
+        ])
         if any(lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos) for z in near):
             licensed.add(k)
             continue
@@ -286,8 +288,10 @@ def _governing(a: Alignment) -> tuple[list[str], list[Finding]]:
         mine = [x for x, key in enumerate(c.keys) if key == k]
         if len(places) == len(mine) > 1:
             places = [places[mine.index(y)]]  # one occurrence each: the same one in order
-        found = [_relation_before(p, z) for z in places]
-        if not found or any(not f or f & said for f in found):
+        # A modifier's relation word governs its head ("in a cattle pen"): unknown.
+        rp = read(p, a.t0, a.t1)
+        found = [set() if rp.tag[z] == "M" else _relation_before(p, z) for z in places]
+        if read(c).tag[y] == "M" or not found or any(not f or f & said for f in found):
             continue
         theirs = sorted(found[0])
         pair = next(((s, f) for s in sorted(said) for f in theirs if frozenset((s, f)) in _EXCLUSIVE), None)

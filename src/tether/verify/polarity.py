@@ -231,11 +231,23 @@ def check_quantifier(a: Alignment) -> list[Finding]:
     mine = next((said[k] for k in said if k not in found), None) or "(none)"
     theirs = next((found[k] for k in found if k not in said), None) or "(none)"
     reason = f"quantifier:{mine} vs {theirs}"
+    if not said and set(found) == {"some"} and _ongoing(c):
+        return []  # "men are sawing" from "some men are sawing": an event, not a rule
     if not said and set(found) == {"some"}:
         # "people are walking" from "some people are walking": a generalisation the
         # passage does not make, though not its opposite.
         return [Finding("contradiction", "missing", "quantifier", reason)]
     return [Finding("contradiction", "contradicts", "quantifier", reason)]
+
+
+_BE_NOW = frozenset("is are am being".split())
+
+
+def _ongoing(c: Prepared) -> bool:
+    """The sentence reports an ongoing event ("… are sawing"): its bare plurals are
+    "some", not a generalisation."""
+    low = c.low
+    return any(w.endswith("ing") and x > 0 and low[x - 1] in _BE_NOW for x, w in enumerate(low))
 
 
 def check_modality(a: Alignment) -> list[Finding]:

@@ -260,8 +260,11 @@ def _finite_after_noun(p: Prepared, r: Reading, x: int, t1: int) -> bool:
         # "a person *stands* behind it", not "playing video *games* on the TV".
         if nxt not in DETERMINERS and nxt not in PREPOSITIONS and nxt != "" and not named:
             return False
+        # A verb earlier in its conjunct (for the clause end: in its clause) makes
+        # this a noun: "running in and out of the ocean *waves*".
+        stops = _LINKS if nxt else frozenset()
         y = x - 1
-        while y >= 0 and p.sent[y] == p.sent[x] and p.low[y] not in _LINKS:
+        while y >= 0 and p.sent[y] == p.sent[x] and p.low[y] not in stops:
             if r.tag[y] == "V":
                 return False
             y -= 1
@@ -337,7 +340,7 @@ def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
             break
         z = y
         w = z - 1
-        while w >= t0 and (r.tag[w] in ("N", "M") or p.low[w] in DETERMINERS):
+        while w >= t0 and (r.tag[w] in ("N", "M") or p.low[w] in DETERMINERS or _adverb(p.low[w])):
             w -= 1
         found = z if r.tag[w + 1] != "N" or w + 1 == z else w + 1
         if w < t0 or p.clause[w] != p.clause[z] and p.low[w] not in _RELATIVE:

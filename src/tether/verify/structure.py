@@ -178,7 +178,7 @@ def _word(pair: _Pair, x: int, zs: list[int]) -> tuple[str | None, bool]:
         return None, False
     if _qualifier(rc, x) >= 0 and all(_qualifier(rp, z) >= 0 or rp.tag[z] is None for z in zs):
         return _head_differs(pair, x, zs), False
-    found = {_part(pair, z) for z in zs}
+    found = {_part(pair, z, light=tag == "V") for z in zs}
     if None in found or tag in found:
         if tag == "V":
             return _arguments(pair, x, zs)
@@ -196,10 +196,10 @@ def _qualifier(r: Reading, x: int) -> int:
     return -1
 
 
-def _part(pair: _Pair, z: int) -> str | None:
+def _part(pair: _Pair, z: int, *, light: bool) -> str | None:
     rp = pair.rp
     t = _firm(rp, z)
-    if t == "N":
+    if t == "N" and light:
         # "is doing a dance" says "is dancing".
         for v in range(max(pair.a.t0, z - 4), z):
             if rp.tag[v] == "V" and rp.patient[v] == z and set(lexicon.lemmas(pair.p.low[v], "v")) & _LIGHT:
