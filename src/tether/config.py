@@ -57,6 +57,10 @@ class Settings:
     # the file's size (never less than 1 MiB, so small files are not refused): real
     # documents compress 3-20x; a decompression bomb, thousands of times.
     max_decompression_ratio: int = 100
+    # Processes that extract and segment files during `tether ingest` (one writer
+    # writes them); 0 = one per core. Peak memory grows with this times the per-file
+    # limits above, never with the folder.
+    ingest_workers: int = 0
     # A question longer than this is refused rather than fed to the FTS parser.
     max_question_chars: int = 2_000
     # Provenance policy: when on, a sentence may rest only on original text; one that

@@ -137,7 +137,10 @@ def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> 
     revisions = [0] * count
     for n in range(count):
         _write(folder, n, 0, rnd)
-    window = 3.0  # seconds; becomes what a whole run took once one finishes unkilled
+    # Seconds; becomes what a whole run took once one finishes unkilled. Workers are
+    # spawned before the first write (issue 20), which on a loaded machine takes a
+    # few seconds: kills must be able to fall after it.
+    window = 8.0
     kills = completed = mid_write = 0
     edited: list[int] = []
     cycle = 0
@@ -191,5 +194,5 @@ def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> 
     out, err = _ingest(folder, db, tmp_path).communicate(timeout=120)
     assert f"0 ingested, 0 updated, {count} unchanged, 0 failed" in out, (out, err)
     check = subprocess.run([sys.executable, "-m", "tether", "check", "--db", str(db)],
-                           cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=60)
+                           cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=60, check=False)
     assert check.returncode == 0 and check.stdout.startswith(f"ok: {count} documents"), check

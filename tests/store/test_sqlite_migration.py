@@ -8,7 +8,7 @@ from citehelp import cite, put_text
 
 from tether.ops.cite import resolve
 from tether.store.rows import CITATION_FIELDS
-from tether.store.sqlite import SQLiteStore
+from tether.store.sqlite import SCHEMA_VERSION, SQLiteStore
 
 TEXT = "Methanol boils at 64.7 °C. It is toxic."
 
@@ -32,7 +32,7 @@ def test_a_store_from_before_the_citations_table_backfills_it(tmp_path):
     store = SQLiteStore(path)
     try:
         assert store.answer_citations("tr_old") == [(0, citation)]
-        assert store.get_meta("schema_version") == "2"
+        assert store.get_meta("schema_version") == str(SCHEMA_VERSION)
     finally:
         store.close()
 
@@ -141,7 +141,7 @@ def test_a_file_of_the_previous_release_opens_migrates_and_keeps_its_data(tmp_pa
         path, schema=schema, later_tables=later_tables)
     store = SQLiteStore(path)
     try:
-        assert store.get_meta("schema_version") == "2"
+        assert store.get_meta("schema_version") == str(SCHEMA_VERSION)
         assert store.integrity_problems() == []
         assert store.document(document.doc_id) == document
         assert store.version(document.doc_id) == current

@@ -35,7 +35,7 @@ ROOT = Path(tether.__file__).resolve().parents[2]
 DEMO = Path(tether.__file__).resolve().parent / "demo"
 DATA = ROOT.parent / "shared" / "data"
 
-needs_re2 = pytest.mark.skipif(instructions._SCAN is None, reason="google-re2 is not installed")
+needs_re2 = pytest.mark.skipif(instructions._scan() is None, reason="google-re2 is not installed")
 
 
 @functools.cache

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import logging
-import warnings
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.progress import (
     BarColumn,
+    DownloadColumn,
     MofNCompleteColumn,
     Progress,
     TextColumn,
@@ -20,12 +17,12 @@ from rich.progress import (
 )
 
 from ..errors import InputError
+from ..ingest.parallel import ingest_files
 from ..ingest.sources import (
     SKIP_REASONS,
     IngestResult,
     Metadata,
     Skipped,
-    ingest_file,
     iter_files,
     load_manifest,
     manifest_failures,
@@ -48,8 +45,14 @@ from ._common import cli, db_option, open_tether
               help="Principals allowed to read (repeatable; default: public).")
 @click.option("--manifest", type=click.Path(dir_okay=False),
               help='JSON {"documents": [{"path", "source", "title", ...}]} with per-file metadata.')
+@click.option("--verify", is_flag=True,
+              help="Read every file the store has seen and compare its bytes (default: trust"
+                   " an unchanged size and modification time).")
+@click.option("--workers", type=click.IntRange(min=0), default=None,
+              help="Processes that extract files (default: ingest_workers, 0 = one per core).")
 @click.option("--verbose", "-v", is_flag=True,
-              help="List each skipped path with its reason, and the PDF reader's warnings.")
+              help="List each skipped path with its reason, the PDF reader's warnings, and"
+                   " the flags of unchanged files.")
 @click.pass_context
 def ingest(
     ctx: click.Context,
@@ -63,6 +66,8 @@ def ingest(
     process: str | None,
     acl: tuple[str, ...],
     manifest: str | None,
+    verify: bool,
+    workers: int | None,
     verbose: bool,
 ) -> None:
     """Ingest PATHS (.txt, .md, .html, .pdf files, or folders of them)."""
@@ -83,21 +88,25 @@ def ingest(
     base = Metadata(source=source, title=title, license=license_, fetched_at=fetched_at,
                     kind=kind, process=process, acl=acl or Metadata().acl).validated()
     err = Console(stderr=True)
-    heard: list[tuple[str, str]] = []  # (path, what the PDF reader said)
     with open_tether(ctx, db, create=True) as tether, Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(),
-        MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
+        MofNCompleteColumn(), DownloadColumn(), TimeElapsedColumn(), console=err, transient=True,
         disable=not err.is_terminal,
     ) as progress:
-        task = progress.add_task("ingesting", total=len(files))
-        for path in files:
-            progress.update(task, description=f"ingesting {path.name[:40]}")
-            meta = base.merged(entries.get(Path(path).resolve(), {}))
-            with _library_warnings() as lines:
-                results.append(ingest_file(tether.store, path, meta, settings=tether.settings))
-            heard.extend((str(path), line) for line in dict.fromkeys(lines))
-            progress.advance(task)
-    _report(results, skipped, heard if verbose else [], verbose=verbose)
+        files_task = progress.add_task("files", total=len(files))
+        bytes_task = progress.add_task("bytes", total=sum(_size(p) for p in files))
+
+        def done(path: Path, result: IngestResult, size: int) -> None:
+            progress.update(files_task, advance=1, description=f"ingested {path.name[:40]}")
+            progress.update(bytes_task, advance=size)
+
+        results += ingest_files(
+            tether.store, files, lambda path: base.merged(entries.get(Path(path).resolve(), {})),
+            settings=tether.settings, verify=verify, done=done,
+            workers=tether.settings.ingest_workers if workers is None else workers,
+        )
+    heard = [(r.path, line) for r in results for line in r.warnings] if verbose else []
+    _report(results, skipped, heard, verbose=verbose)
     counts = Counter(r.status for r in results)
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("ingested", "updated", "unchanged", "failed"))
     chars = sum(r.chars for r in results)
@@ -120,7 +129,7 @@ def _report(
     for result in results:
         if result.status == "failed":
             click.echo(f"failed: {result.path}: {result.error}", err=True)
-        elif result.flags:
+        elif result.flags and (verbose or result.status != "unchanged"):  # said when it was new
             click.echo(f"flagged: {result.path}: instruction-like text ({', '.join(result.flags)})", err=True)
     for skip in skipped:
         if verbose or skip.reason == "unreadable folder":  # a folder unread is news
@@ -136,29 +145,8 @@ def _skip_counts(skipped: list[Skipped]) -> str:
     return ", ".join(f"{counts[r]} {r}" for r in SKIP_REASONS if counts[r])
 
 
-class _Heard(logging.Handler):
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__(logging.WARNING)
-        self.lines = lines
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append("PDF reader: " + " ".join(record.getMessage().split()))
-
-
-@contextmanager
-def _library_warnings() -> Iterator[list[str]]:
-    """What the PDF reader logs or warns while one file is read, kept off the terminal
-    (the file's result already says whether it failed) and handed back for --verbose."""
-    lines: list[str] = []
-    logger = logging.getLogger("pypdf")
-    handler, propagate = _Heard(lines), logger.propagate
-    logger.addHandler(handler)
-    logger.propagate = False
+def _size(path: Path) -> int:
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            yield lines
-        lines.extend(f"{w.category.__name__}: " + " ".join(str(w.message).split()) for w in caught)
-    finally:
-        logger.removeHandler(handler)
-        logger.propagate = propagate
+        return path.stat().st_size
+    except OSError:
+        return 0

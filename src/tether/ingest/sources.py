@@ -7,9 +7,16 @@ one transaction (see ``store``), so a document either lands whole or not at all.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import hashlib
+import importlib.metadata
 import json
+import logging
 import os
+import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -19,21 +26,31 @@ from ..config import Settings
 from ..errors import InputError, TetherError
 from ..records import KINDS, PUBLIC, Document, Passage, Version
 from ..store import Store
+from ..store.protocols import FileRecord
 from ..text import instructions as injection
 from .extract import SUPPORTED_SUFFIXES, extract_bytes, read_file
 from .segment import passage_spans, region_label
 
 __all__ = [
     "SKIP_REASONS",
+    "Built",
+    "FileJob",
     "IngestResult",
     "Metadata",
+    "Prepared",
     "Skipped",
+    "build_document",
     "build_passages",
+    "fingerprint",
     "ingest_bytes",
     "ingest_file",
     "iter_files",
+    "library_warnings",
     "load_manifest",
     "manifest_failures",
+    "plan_file",
+    "prepare_file",
+    "write_prepared",
 ]
 
 
@@ -92,6 +109,10 @@ class IngestResult:
     # Text extraction dropped as unseen by a reader, (reason, pieces): PDF text drawn
     # white on white, invisible, too small or off the page (flagged ``hidden-pdf``).
     dropped: tuple[tuple[str, int], ...] = field(default_factory=tuple)
+    # What the PDF reader warned while the file was read (``tether ingest --verbose``).
+    warnings: tuple[str, ...] = ()
+    # True when the file was not read at all: its size and mtime matched the record.
+    skipped: bool = False
 
 
 def _today() -> str:
@@ -240,22 +261,20 @@ def build_passages(
     return passages
 
 
-def ingest_file(store: Store, path: Path, meta: Metadata, *, settings: Settings) -> IngestResult:
+def ingest_file(
+    store: Store, path: Path, meta: Metadata, *, settings: Settings, verify: bool = False
+) -> IngestResult:
     """Ingest one file; a broken file gives a ``failed`` result, never a partial write.
 
-    The file is read once (bounded) and then takes the same path as uploaded bytes.
+    A file whose size and modification time match the store's record of it (same
+    metadata and settings) is ``unchanged`` without being read; ``verify`` reads it
+    and compares its bytes instead. Otherwise it is read once (bounded) and takes the
+    same path as uploaded bytes.
     """
-    try:
-        meta.validated()
-        data, media_type = read_file(path, settings=settings)
-        return _ingest(
-            store, data, media_type, meta, name=str(path),
-            default_source=path.resolve().as_uri(), default_title=path.stem, settings=settings,
-        )
-    except TetherError as exc:
-        # Messages name the file they are about; the result already does, so once.
-        error = str(exc).removeprefix(f"{path}: ")
-        return IngestResult(path=str(path), status="failed", error=error)
+    job = plan_file(store, path, meta, settings=settings, verify=verify)
+    if isinstance(job, IngestResult):
+        return job
+    return write_prepared(store, prepare_file(job, settings=settings))
 
 
 def ingest_bytes(
@@ -284,6 +303,40 @@ def _ingest(
 ) -> IngestResult:
     """Extract, segment, then one store write: a failure before ``put`` writes nothing,
     and ``put`` is one transaction, so a document lands whole or not at all."""
+    built = build_document(data, media_type, meta, name=name, default_source=default_source,
+                           default_title=default_title, settings=settings)
+    return _put(store, built)
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """A document ready to write: what extraction and segmentation made of some bytes."""
+
+    name: str
+    document: Document
+    version: Version
+    passages: tuple[Passage, ...]
+    hidden_flags: tuple[str, ...]
+    dropped: tuple[tuple[str, int], ...]
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        # Hidden HTML text is dropped by extraction, so no passage carries its flags;
+        # the result reports them (observability only).
+        return tuple(sorted({f for p in self.passages for f in p.flags} | set(self.hidden_flags)))
+
+
+def build_document(
+    data: bytes,
+    media_type: str,
+    meta: Metadata,
+    *,
+    name: str,
+    default_source: str,
+    default_title: str,
+    settings: Settings,
+) -> Built:
+    """Extraction and segmentation, touching no store (worker processes run this)."""
     extracted = extract_bytes(data, media_type=media_type, settings=settings, name=name)
     source = meta.source or default_source
     document = Document(
@@ -306,17 +359,191 @@ def _ingest(
         regions=extracted.regions,
     )
     passages = build_passages(version, document, max_chars=settings.passage_chars)
-    status = store.put(document, version, passages)
-    # Hidden HTML text is dropped by extraction, so no passage carries its flags; the
-    # result reports them (observability only).
-    flags = {f for p in passages for f in p.flags} | set(extracted.hidden_flags)
+    return Built(name, document, version, tuple(passages), tuple(extracted.hidden_flags),
+                 tuple(extracted.dropped))
+
+
+def _put(store: Store, built: Built) -> IngestResult:
+    status = store.put(built.document, built.version, built.passages)
     return IngestResult(
-        path=name,
+        path=built.name,
         status=status,
-        doc_id=document.doc_id,
-        version=version.version,
-        passages=len(passages),
-        chars=len(extracted.text),
-        flags=tuple(sorted(flags)),
-        dropped=extracted.dropped,
+        doc_id=built.document.doc_id,
+        version=built.version.version,
+        passages=len(built.passages),
+        chars=len(built.version.text),
+        flags=built.flags,
+        dropped=built.dropped,
     )
+
+
+# -- files the store has seen --------------------------------------------------
+
+# Bump when what ingest makes of the same bytes changes in a way a package version
+# does not show (a development tree): every file is then read again.
+INGEST_RECIPE = 1
+# A file modified this recently may change again within the same mtime tick after it
+# was read (the "racy" case git knows): its record is kept untrusted (mtime 0), so the
+# next run reads it and compares its bytes.
+_RACY_NS = 2_000_000_000
+# Settings that change what a file becomes; a record made under others is not reused.
+_INGEST_SETTINGS = (
+    "passage_chars", "max_file_bytes", "max_text_chars", "max_pdf_pages", "max_pdf_tokens",
+    "max_pdf_page_tokens", "min_pdf_text_pt", "max_html_depth", "max_decompression_ratio",
+)
+
+
+@functools.cache
+def _package_version() -> str:
+    try:
+        return importlib.metadata.version("tether")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        return "unknown"
+
+
+def fingerprint(meta: Metadata, settings: Settings) -> str:
+    """A digest of the metadata and settings a file is ingested with (and the code)."""
+    fields = [INGEST_RECIPE, _package_version(), meta.source, meta.title, meta.license,
+              meta.fetched_at, meta.kind, meta.process, list(meta.acl),
+              [getattr(settings, name, None) for name in _INGEST_SETTINGS]]
+    return hashlib.sha256(json.dumps(fields).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class FileJob:
+    """A file to read: where, with which metadata, and what the store knew of it."""
+
+    path: Path
+    meta: Metadata
+    fingerprint: str
+    size: int
+    mtime_ns: int
+    stat_ns: int  # when it was stat-ed (wall clock), for the racy case
+    record: FileRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What reading a file gave: a document to write, the same bytes as recorded, or
+    a failure (``result``). Built in a worker, written by the one writer."""
+
+    job: FileJob
+    sha256: str = ""
+    built: Built | None = None
+    result: IngestResult | None = None
+    warnings: tuple[str, ...] = ()
+
+
+def plan_file(
+    store: Store, path: Path, meta: Metadata, *, settings: Settings, verify: bool = False
+) -> FileJob | IngestResult:
+    """The job of reading ``path``, or its ``unchanged`` result when its size and
+    modification time match the store's record (same metadata and settings): O(stat)."""
+    resolved = path.resolve()
+    try:
+        info = resolved.stat()
+        size, mtime_ns = info.st_size, info.st_mtime_ns
+    except OSError:
+        size = mtime_ns = -1  # the read reports why
+    stamp = fingerprint(meta, settings)
+    record = store.file_record(str(resolved))
+    if record is not None and record.fingerprint != stamp:
+        record = None
+    if (record is not None and not verify and record.mtime_ns > 0
+            and (record.size, record.mtime_ns) == (size, mtime_ns)):
+        return _unchanged(str(path), record)
+    return FileJob(path, meta, stamp, size, mtime_ns, time.time_ns(), record)
+
+
+def _unchanged(name: str, record: FileRecord) -> IngestResult:
+    return IngestResult(path=name, status="unchanged", doc_id=record.doc_id, version=record.version,
+                        passages=record.passages, chars=record.chars, flags=record.flags,
+                        dropped=record.dropped, skipped=True)
+
+
+def prepare_file(job: FileJob, *, settings: Settings) -> Prepared:
+    """Read, extract and segment one file, touching no store (worker processes run
+    this). Bytes equal to the record's need no extraction."""
+    with library_warnings() as lines:
+        prepared = _prepare(job, settings)
+    return replace(prepared, warnings=tuple(dict.fromkeys(lines)))
+
+
+def _prepare(job: FileJob, settings: Settings) -> Prepared:
+    path = job.path
+    try:
+        job.meta.validated()
+        data, media_type = read_file(path, settings=settings)
+        digest = hashlib.sha256(data).hexdigest()
+        if job.record is not None and job.record.sha256 == digest:
+            return Prepared(job, digest)
+        built = build_document(
+            data, media_type, job.meta, name=str(path), default_source=path.resolve().as_uri(),
+            default_title=path.stem, settings=settings,
+        )
+        return Prepared(job, digest, built)
+    except TetherError as exc:
+        # Messages name the file they are about; the result already does, so once.
+        error = str(exc).removeprefix(f"{path}: ")
+        return Prepared(job, result=IngestResult(path=str(path), status="failed", error=error))
+
+
+def write_prepared(store: Store, prepared: Prepared) -> IngestResult:
+    """The one writer: the document in its own transaction, then the file's record."""
+    job = prepared.job
+    if prepared.result is not None:
+        return replace(prepared.result, warnings=prepared.warnings)
+    if prepared.built is None:  # the bytes the record names: only the stat was new
+        record = job.record
+        assert record is not None
+        document = store.document(record.doc_id)
+        if document is not None:
+            store.record_file(_trusted(replace(record, size=job.size, mtime_ns=job.mtime_ns), job),
+                              document)
+        return replace(_unchanged(str(job.path), record), warnings=prepared.warnings, skipped=False)
+    result = _put(store, prepared.built)
+    built = prepared.built
+    record = FileRecord(
+        path=str(job.path.resolve()), size=job.size, mtime_ns=job.mtime_ns, sha256=prepared.sha256,
+        fingerprint=job.fingerprint, doc_id=built.document.doc_id, version=built.version.version,
+        passages=len(built.passages), chars=len(built.version.text), flags=built.flags,
+        dropped=built.dropped,
+    )
+    store.record_file(_trusted(record, job), built.document)
+    return replace(result, warnings=prepared.warnings)
+
+
+def _trusted(record: FileRecord, job: FileJob) -> FileRecord:
+    """The record, its mtime zeroed (not to be trusted) when the file was modified
+    within the racy window before it was stat-ed, or could not be stat-ed."""
+    if job.mtime_ns <= 0 or job.stat_ns - job.mtime_ns < _RACY_NS:
+        return replace(record, mtime_ns=0)
+    return record
+
+
+class _Heard(logging.Handler):
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.lines = lines
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append("PDF reader: " + " ".join(record.getMessage().split()))
+
+
+@contextmanager
+def library_warnings() -> Iterator[list[str]]:
+    """What the PDF reader logs or warns while one file is read, kept off the terminal
+    (the file's result already says whether it failed) and handed back for --verbose."""
+    lines: list[str] = []
+    logger = logging.getLogger("pypdf")
+    handler, propagate = _Heard(lines), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield lines
+        lines.extend(f"{w.category.__name__}: " + " ".join(str(w.message).split()) for w in caught)
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate

@@ -44,6 +44,7 @@ from .postgres_schema import (
 )
 from .rows import document_from_row, passage_from_row
 from .sql_documents import PASSAGE_COLUMNS, SQLDocuments, passage_values
+from .sql_files import SQLFiles
 from .sql_records import SQLRecords, orphan_problems
 
 __all__ = [
@@ -130,7 +131,7 @@ def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
 # -- the store ----------------------------------------------------------------------
 
 
-class PostgresStore(SQLDocuments, SQLRecords):
+class PostgresStore(SQLDocuments, SQLRecords, SQLFiles):
     """The ``Store`` protocol on PostgreSQL, through a psycopg connection pool: the
     shared SQL in the ``POSTGRESQL`` dialect, plus what only PostgreSQL does (the
     pool, per-document advisory locks, COPY, tsvector ranking)."""

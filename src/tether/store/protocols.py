@@ -9,6 +9,7 @@ auth a ``KeyStore``); ``Store`` is all of them on one backend, as ``open_store``
     MetricsStore    per-answer counts for monitoring
     MetaStore       small settings of the store (schema version, calibration)
     KeyStore        service API keys (only their SHA-256)
+    FileRecords     what ingest last saw of each file (unchanged files skipped on stat)
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from typing import Any, Protocol
 from ..records import Citation, Document, Hit, Passage, Version
 
 __all__ = [
-    "ApiKey", "AuditLog", "Collected", "DocumentStore", "DocumentSummary", "KeyStore", "MetaStore",
-    "MetricsStore", "PutResult", "ShadowLog", "Store",
+    "ApiKey", "AuditLog", "Collected", "DocumentStore", "DocumentSummary", "FileRecord",
+    "FileRecords", "KeyStore", "MetaStore", "MetricsStore", "PutResult", "ShadowLog", "Store",
 ]
 
 PutResult = str  # "ingested" | "updated" | "unchanged"
@@ -54,6 +55,23 @@ class ApiKey:
     name: str
     principals: tuple[str, ...]
     created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    """A file as an ingest saw it (its ``stat`` and bytes) and what it became."""
+
+    path: str  # resolved path
+    size: int
+    mtime_ns: int  # 0: not to be trusted (the file was changing as it was read)
+    sha256: str  # of the bytes read
+    fingerprint: str  # of the metadata and settings it was ingested with
+    doc_id: str
+    version: str
+    passages: int
+    chars: int
+    flags: tuple[str, ...]
+    dropped: tuple[tuple[str, int], ...]
 
 
 class DocumentStore(Protocol):
@@ -212,7 +230,23 @@ class KeyStore(Protocol):
         ...
 
 
-class Store(DocumentStore, AuditLog, ShadowLog, MetricsStore, MetaStore, KeyStore, Protocol):
+class FileRecords(Protocol):
+    """What ``tether ingest`` last saw of each file."""
+
+    def file_record(self, path: str) -> FileRecord | None:
+        """The record of ``path`` while it still describes the store (its version is
+        the document's current one, the document row as that ingest wrote it)."""
+        ...
+
+    def record_file(self, record: FileRecord, document: Document) -> None:
+        """Keep (or replace) the record of ``record.path``, written after ``document``'s
+        version committed."""
+        ...
+
+
+class Store(
+    DocumentStore, AuditLog, ShadowLog, MetricsStore, MetaStore, KeyStore, FileRecords, Protocol
+):
     """Every concern on one backend (what ``open_store`` returns)."""
 
     location: str  # where the store is, for messages: a file path, or a URL without its password

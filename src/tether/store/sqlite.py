@@ -26,6 +26,7 @@ from .dialect import SQLITE, fts5_query
 from .migrations import MIGRATIONS, schema_script
 from .rows import document_from_row, passage_from_row
 from .sql_documents import PASSAGE_COLUMNS, SQLDocuments, passage_values
+from .sql_files import SQLFiles
 from .sql_records import SQLRecords
 from .sqlite_check import sqlite_problems
 
@@ -55,7 +56,7 @@ def _busy(path: Path) -> StoreError:
     )
 
 
-class SQLiteStore(SQLDocuments, SQLRecords):
+class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
     scorer = "sqlite-fts5-bm25"
     dialect = SQLITE
 

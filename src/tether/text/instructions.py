@@ -66,14 +66,24 @@ def _normalise(text: str) -> str:
 
 
 _NEEDLES = tuple(sorted({needle for rule in RULES for needle in rule.needles}))
+
 # Every rule in one automaton (``text.rulescan``): one read of the text names the few
 # rules that may match, and only those run. ``None`` without the google-re2 wheel.
-_SCAN = RuleScan.build([rule.pattern for rule in RULES])
+# Built on first use (~0.2 s), so commands that never detect do not pay for it.
+_SCAN: RuleScan | None | bool = False
+
+
+def _scan() -> RuleScan | None:
+    global _SCAN
+    if _SCAN is False:
+        _SCAN = RuleScan.build([rule.pattern for rule in RULES])
+    return _SCAN  # type: ignore[return-value]
 
 
 def _candidates(text: str) -> list[Rule]:
     """The rules that may match ``text``, in ``RULES`` order; the others cannot."""
-    found = _SCAN.candidates(text) if _SCAN is not None else None
+    scan = _scan()
+    found = scan.candidates(text) if scan is not None else None
     if found is not None:
         return [RULES[i] for i in found]
     # str.lower turns a dotted capital I into "i" plus a combining dot and keeps a

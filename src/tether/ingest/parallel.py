@@ -1,0 +1,132 @@
+"""Many files at once: extraction and segmentation in worker processes, one writer.
+
+The parent plans every file (a file the store's record says is unchanged is done on
+its ``stat`` alone), hands the rest to a pool of ``workers`` processes that read,
+extract, detect and segment them (``sources.prepare_file``: no store in there), and
+writes each document itself, in its own transaction, in the order the files were
+given. At most ``2 × workers`` prepared files wait for the writer, so memory is
+bounded by the worker count and the per-file limits (``max_file_bytes``,
+``max_text_chars``), not by the folder. A file that fails leaves nothing of itself
+and the others go on.
+
+    >>> results = ingest_files(store, paths, lambda p: Metadata(), settings=Settings())  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+
+from ..config import Settings
+from ..store import Store
+from .sources import (
+    FileJob,
+    IngestResult,
+    Metadata,
+    Prepared,
+    plan_file,
+    prepare_file,
+    write_prepared,
+)
+
+__all__ = ["default_workers", "ingest_files"]
+
+Done = Callable[[Path, IngestResult, int], None]  # (path, result, bytes) after each file
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def ingest_files(
+    store: Store,
+    paths: Sequence[Path],
+    meta_for: Callable[[Path], Metadata],
+    *,
+    settings: Settings,
+    workers: int = 0,
+    verify: bool = False,
+    done: Done | None = None,
+) -> list[IngestResult]:
+    """Ingest ``paths`` in order; ``workers`` processes extract (0: one per core).
+    ``done`` is called after each file with its result and its size in bytes."""
+    workers = workers or default_workers()
+    results: list[IngestResult | None] = [None] * len(paths)
+    jobs: list[tuple[int, FileJob]] = []
+    for n, path in enumerate(paths):
+        planned = plan_file(store, path, meta_for(path), settings=settings, verify=verify)
+        if isinstance(planned, IngestResult):
+            results[n] = planned
+            if done is not None:
+                done(path, planned, max(0, _size(path)))
+        else:
+            jobs.append((n, planned))
+    for n, prepared in _prepared(jobs, settings, workers):
+        result = write_prepared(store, prepared)
+        results[n] = result
+        if done is not None:
+            done(prepared.job.path, result, max(0, prepared.job.size))
+    return [r for r in results if r is not None]
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _prepared(
+    jobs: list[tuple[int, FileJob]], settings: Settings, workers: int
+) -> Iterator[tuple[int, Prepared]]:
+    """Each job prepared, in order: in this process for one job or one worker (a pool
+    costs more to start than one file takes), else in a pool with a bounded queue."""
+    if len(jobs) <= 1 or workers <= 1:
+        for n, job in jobs:
+            yield n, prepare_file(job, settings=settings)
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context(),
+                             initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
+        waiting: deque[tuple[int, Future[Prepared]]] = deque()
+        queue = iter(jobs)
+        for n, job in queue:
+            waiting.append((n, pool.submit(prepare_file, job, settings=settings)))
+            if len(waiting) >= 2 * workers:
+                break
+        while waiting:
+            n, future = waiting.popleft()
+            prepared = future.result()
+            for m, job in queue:  # keep the workers busy while this one is written
+                waiting.append((m, pool.submit(prepare_file, job, settings=settings)))
+                break
+            yield n, prepared
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker ends when the process that started it does, even by SIGKILL: left
+    behind, it would keep extracting for no one and hold the terminal's pipes open.
+    (Linux: the kernel's parent-death signal; elsewhere the pool's own shutdown.)"""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if os.getppid() != parent:  # it died before the signal was armed (while importing)
+        os._exit(1)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    # Spawned, never forked from this process, which may hold store connections and
+    # threads (the progress bar, a connection pool); and children of this process
+    # itself (not of a fork server), so the parent-death signal reaches them.
+    return multiprocessing.get_context("spawn")
