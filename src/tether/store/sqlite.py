@@ -48,6 +48,26 @@ _INSERT_PASSAGE = "INSERT INTO passages ({}) VALUES ({})".format(
 )
 
 
+_HIT_COLUMNS = (
+    "p.*, d.source, d.title, d.license, d.fetched_at, d.media_type, d.acl,"
+    " d.kind AS doc_kind, d.process AS doc_process"
+)
+# Readable hits are looked for among this many times ``limit`` of the best matches.
+_CANDIDATES = 8
+_TOP_SEARCH = (
+    "WITH top AS (SELECT rowid, bm25(passages_fts) AS bm25 FROM passages_fts"
+    " WHERE passages_fts MATCH ? ORDER BY bm25, rowid LIMIT ?)"
+    f" SELECT {_HIT_COLUMNS}, top.bm25 FROM top JOIN passages p ON p.rowid = top.rowid"
+    " JOIN documents d ON d.doc_id = p.doc_id WHERE 1=1{acl} ORDER BY top.bm25, top.rowid LIMIT ?"
+)
+_FULL_SEARCH = (
+    f"SELECT {_HIT_COLUMNS}, bm25(passages_fts) AS bm25"
+    " FROM passages_fts JOIN passages p ON p.rowid = passages_fts.rowid"
+    " JOIN documents d ON d.doc_id = p.doc_id"
+    " WHERE passages_fts MATCH ?{acl} ORDER BY bm25, p.rowid LIMIT ?"
+)
+
+
 def _busy(path: Path) -> StoreError:
     return StoreError(
         f"store {path} is busy: another process has held its write lock for over "
@@ -164,22 +184,29 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
         query = fts_query(terms)
         if not query:
             return []
-        sql = (
-            "SELECT p.*, d.source, d.title, d.license, d.fetched_at, d.media_type, d.acl,"
-            " d.kind AS doc_kind, d.process AS doc_process, bm25(passages_fts) AS bm25"
-            " FROM passages_fts JOIN passages p ON p.rowid = passages_fts.rowid"
-            " JOIN documents d ON d.doc_id = p.doc_id"
-            " WHERE passages_fts MATCH ?"
-        )
         acl, acl_params = self._acl_clause(principals)
-        sql += acl + " ORDER BY bm25 LIMIT ?"
-        rows = self._rows(sql, [query, *acl_params, limit])
+        # The FTS index ranks alone and only its top rows are joined to passages and
+        # documents (joining every match before sorting cost 3x the bare query at 100k
+        # passages). With an ACL, the top CANDIDATES x limit are filtered; when fewer
+        # than ``limit`` readable ones are among them and the index had more, the full
+        # query ranks every readable match. Ties break on rowid, so both agree.
+        pool = limit if principals is None else limit * _CANDIDATES
+        rows = self._rows(_TOP_SEARCH.format(acl=acl), [query, pool, *acl_params, limit])
+        if principals is not None and len(rows) < limit and self._more_than(query, pool):
+            rows = self._rows(_FULL_SEARCH.format(acl=acl), [query, *acl_params, limit])
         hits = []
         for rank, row in enumerate(rows):
             document = document_from_row(row, prefix="doc_")
             # FTS5's bm25() is negative, lower is better; flip it so higher is better.
             hits.append(Hit(passage_from_row(row), document, -float(row["bm25"]), rank))
         return hits
+
+    def _more_than(self, query: str, n: int) -> bool:
+        rows = self._rows(
+            "SELECT count(*) FROM (SELECT 1 FROM passages_fts WHERE passages_fts MATCH ? LIMIT ?)",
+            [query, n + 1],
+        )
+        return int(rows[0][0]) > n
 
     def _acl_clause(self, principals: Sequence[str] | None) -> tuple[str, list[Any]]:
         if principals is None:
