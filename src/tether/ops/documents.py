@@ -12,6 +12,13 @@ read for a document that is absent: a document ingested again at the same source
 simply there again. A removal record is shown only to callers who could read the
 document, so it reveals nothing that the document itself would not have.
 
+Reading is not writing: ``may_write`` says whether a caller may replace or delete a
+document through the service — it must hold one of the document's writers (recorded
+when it was first uploaded: the uploader's non-public principals), or, for a document
+without recorded writers (CLI ingests), one of the non-public principals of its ACL;
+a public document ingested by the CLI is rewritten only by the operator (the CLI, or
+an anonymous loopback server).
+
     >>> from tether.store import open_store                      # doctest: +SKIP
     >>> store = open_store("store.db")                            # doctest: +SKIP
     >>> remove_document(store, "doc_…", by="cli", reason="superseded").versions  # doctest: +SKIP
@@ -25,19 +32,54 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Protocol, cast
 
 from .. import ids
 from ..errors import InputError, NotFound
-from ..records import Document, to_json
+from ..records import PUBLIC, Document, to_json
 from ..store import DocumentSummary, Store
 
 __all__ = [
-    "META_PREFIX", "Removal", "check_doc_id", "doc_id_of_source", "not_found", "readable",
-    "removal_of", "remove_document", "summaries", "summary", "summary_json",
+    "META_PREFIX", "Removal", "WriterStore", "check_doc_id", "doc_id_of_source", "may_write",
+    "not_found", "readable", "removal_of", "remove_document", "summaries", "summary",
+    "summary_json", "writers_for", "writers_of",
 ]
 
 META_PREFIX = "removed:"
+
+
+class WriterStore(Protocol):
+    """The store's record of who may write a document (both SQL backends)."""
+
+    def writers(self, doc_id: str) -> tuple[str, ...] | None: ...
+
+    def claim_writers(self, doc_id: str, writers: Sequence[str]) -> tuple[str, ...]: ...
+
+    def release_writers(self, doc_id: str) -> None: ...
+
+
+def writers_for(principals: Sequence[str]) -> tuple[str, ...]:
+    """Who owns what a caller with ``principals`` writes: its non-public principals
+    (``public`` alone for an anonymous caller)."""
+    own = tuple(dict.fromkeys(p for p in principals if p != PUBLIC))
+    return own or (PUBLIC,)
+
+
+def writers_of(store: Store, document: Document) -> tuple[str, ...]:
+    """The recorded writers of ``document``, else the non-public principals of its ACL
+    (possibly none: then only the operator writes it)."""
+    recorded = cast(WriterStore, store).writers(document.doc_id)
+    if recorded is not None:
+        return recorded
+    return tuple(a for a in document.acl if a != PUBLIC)
+
+
+def may_write(store: Store, document: Document, principals: Sequence[str]) -> bool:
+    """Whether a caller with ``principals`` may replace or delete ``document``."""
+    allowed = writers_of(store, document)
+    if not allowed:  # a public document from the CLI: the operator's own
+        return tuple(principals) == (PUBLIC,)
+    return not set(allowed).isdisjoint(principals)
 _DOC_ID = re.compile(r"^doc_[0-9a-f]{20}$")
 _PAGE = 500  # rows per query when walking every document
 

@@ -1,12 +1,14 @@
 """``/v1/documents``: upload (multipart or JSON) with metadata and ACL, list, read, delete.
 
 A document the caller cannot read answers exactly like one that does not exist
-(404, same words), so ids cannot be probed. Writing needs read access: an upload
-must list one of the caller's principals in its ACL (nobody can create what they
-could not then read or delete), and replacing an existing document needs read
-access to it. That last check answers 403 for a source the caller cannot read — a
-one-bit signal about a source name the caller already knows, the price of not
-letting anyone overwrite a document they cannot see (see docs/adr).
+(404, same words), so ids cannot be probed. An upload must list one of the caller's
+principals in its ACL (nobody can create what they could not then read or delete).
+Reading is not writing: the first uploader's non-public principals become the
+document's writers (``ops.documents.may_write``), and only a writer may upload its
+source again or delete it (403 for a reader who is not one). Replacing a document the
+caller cannot read answers 403 too — a one-bit signal about a source name the caller
+already knows, the price of not letting anyone overwrite a document they cannot see
+(see docs/adr).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import binascii
 import json
 from collections.abc import Sequence
 from pathlib import PurePath
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from fastapi import APIRouter, Query, Request
@@ -29,7 +31,13 @@ from .. import deadline, ids
 from ..errors import InputError, NotFound, UnsupportedInput
 from ..ingest.extract import SUPPORTED_EXTENSIONS
 from ..ingest.sources import Metadata, ingest_bytes
-from ..ops.documents import remove_document, summary_json
+from ..ops.documents import (
+    WriterStore,
+    may_write,
+    remove_document,
+    summary_json,
+    writers_for,
+)
 from ..records import Document, to_json
 from ..store import DocumentSummary
 from .answers import state_of
@@ -137,7 +145,7 @@ async def post_document(request: Request) -> JSONResponse:
         raise InputError("the acl must include one of your principals: " + ", ".join(principals),
                          hint="you could not read or delete the document otherwise")
     store = service.tether.store
-
+    writers = cast(WriterStore, store)
     at = request_deadline(request.scope, service.settings.request_timeout_s)
     try:
         # Extracted first in a child process, killed at the deadline (isolate): a file
@@ -149,14 +157,26 @@ async def post_document(request: Request) -> JSONResponse:
         raise _upload_timeout(service.settings.request_timeout_s) from None
 
     def write() -> dict[str, Any]:
-        existing = store.document(ids.doc_id_for(meta.source or ""))
+        doc_id = ids.doc_id_for(meta.source or "")
+        existing = store.document(doc_id)
         if existing is not None and not readable(existing, principals):
             raise Forbidden("you cannot write a document at this source")
-        # Extraction checks the deadline page by page; no check sits inside the store's
-        # write, so a stopped upload has written nothing.
-        with deadline.until(at):
-            result = ingest_bytes(store, data, media_type=media_type, meta=meta,
-                                  settings=service.settings)
+        if existing is not None and not may_write(store, existing, principals):
+            raise Forbidden("you may read this document but not rewrite it: only its "
+                            "writers may (whoever first uploaded it)")
+        if existing is None:  # the first writer owns it; a concurrent first upload loses
+            owners = writers.claim_writers(doc_id, writers_for(principals))
+            if set(owners).isdisjoint(principals):
+                raise Forbidden("you cannot write a document at this source")
+        try:
+            # Extraction checks the deadline page by page; no check sits inside the
+            # store's write, so a stopped upload has written nothing.
+            with deadline.until(at):
+                result = ingest_bytes(store, data, media_type=media_type, meta=meta,
+                                      settings=service.settings)
+        except BaseException:
+            writers.release_writers(doc_id)  # only while the document does not exist
+            raise
         return {"doc_id": result.doc_id, "version": result.version, "status": result.status,
                 "passages": result.passages, "chars": result.chars, "flags": list(result.flags)}
 
@@ -213,7 +233,7 @@ async def get_document(doc_id: str, request: Request) -> JSONResponse:
     "citations of the document then resolve `missing` with that note, for callers who "
     "could read it. Same path as `tether documents rm`.",
     status_code=204,
-    responses={204: {"description": "Deleted"}, **problem_responses(401, 404)},
+    responses={204: {"description": "Deleted"}, **problem_responses(401, 403, 404)},
 )
 async def delete_document(
     doc_id: str,
@@ -226,6 +246,10 @@ async def delete_document(
     by = "service (" + ", ".join(principals) + ")"
 
     def delete() -> bool:
+        document = store.document(doc_id)
+        if readable(document, principals) and not may_write(store, document, principals):
+            raise Forbidden("you may read this document but not delete it: only its writers "
+                            "may (whoever first uploaded it)")
         removed = remove_document(store, doc_id, by=by, reason=reason, principals=principals)
         return removed is not None
 

@@ -16,7 +16,13 @@ from typing import Any, Protocol
 from ..records import Document, Passage, Version
 from .dialect import Dialect
 from .protocols import Collected, DocumentSummary, PutResult
-from .rows import document_from_row, flag_column, passage_from_row, version_from_row
+from .rows import (
+    document_from_row,
+    flag_column,
+    listed,
+    passage_from_row,
+    version_from_row,
+)
 
 __all__ = ["PASSAGE_COLUMNS", "Cursor", "SQLBase", "SQLDocuments", "indexed", "passage_values"]
 
@@ -131,7 +137,33 @@ class SQLDocuments(SQLBase):
         with self.transaction(lock=doc_id) as cur:
             self._replace_passages(cur, doc_id, ())
             cur.execute(q("DELETE FROM versions WHERE doc_id = ?"), (doc_id,))
+            cur.execute(q("DELETE FROM document_writers WHERE doc_id = ?"), (doc_id,))
             return bool(cur.execute(q("DELETE FROM documents WHERE doc_id = ?"), (doc_id,)).rowcount > 0)
+
+    def writers(self, doc_id: str) -> tuple[str, ...] | None:
+        """The principals who may rewrite or delete ``doc_id`` through the service, or
+        ``None`` when none were recorded (migration 0004)."""
+        rows = self._select("SELECT writers FROM document_writers WHERE doc_id = ?", (doc_id,))
+        return listed(rows[0]["writers"]) if rows else None
+
+    def claim_writers(self, doc_id: str, writers: Sequence[str]) -> tuple[str, ...]:
+        """Record ``writers`` for ``doc_id`` unless some are recorded already; returns
+        the recorded ones (the first claim wins, atomically)."""
+        q = self.dialect.q
+        with self.transaction(lock=doc_id) as cur:
+            cur.execute(q("INSERT INTO document_writers VALUES (?, ?) ON CONFLICT DO NOTHING"),
+                        (doc_id, self.dialect.list_value(list(writers))))
+            row = cur.execute(q("SELECT writers FROM document_writers WHERE doc_id = ?"),
+                              (doc_id,)).fetchone()
+        return listed(row["writers"])
+
+    def release_writers(self, doc_id: str) -> None:
+        """Forget the writers of a document that does not exist (a claim made for an
+        upload that then failed)."""
+        q = self.dialect.q
+        with self.transaction(lock=doc_id) as cur:
+            cur.execute(q("DELETE FROM document_writers WHERE doc_id = ? AND NOT EXISTS "
+                          "(SELECT 1 FROM documents WHERE doc_id = ?)"), (doc_id, doc_id))
 
     def collect_versions(self, *, dry_run: bool = False) -> Collected:
         size = self.dialect.byte_length.format("v.text")
