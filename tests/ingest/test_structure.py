@@ -188,3 +188,25 @@ def test_pathological_structure_stays_linear():
     text = "- item\n" + "\n" * 200_000 + "  more\n```\n" + "x\n" * 100_000
     passages = passage_spans(text, max_chars=500)
     assert passages[0].heading == () and text[passages[-1].start:passages[-1].end].endswith("x")
+
+
+def test_option_lines_of_extracted_definition_lists_are_terms():
+    # What extraction makes of a DocBook <dl> of options under a marked heading.
+    text = ("## 2.7.2. Basic Options\n-q, --quiet\nRun silently, and only print error messages.\n"
+            "--trace-children=<yes|no> [default: no]\n\nWhen enabled, Valgrind will trace into\n"
+            "      sub-processes.\n\nNote that it does trace into the child of a fork.")
+    found = {heading: (piece, kind) for piece, heading, kind in _passages(text)}
+    section = ("2.7.2. Basic Options",)
+    assert found[(*section, "-q, --quiet")] == (
+        "## 2.7.2. Basic Options\n-q, --quiet\nRun silently, and only print error messages.", "term")
+    trace = found[(*section, "--trace-children=<yes|no> [default: no]")][0]
+    assert trace.endswith("sub-processes.") and "Note that" in found[section][0]
+
+
+def test_a_bare_signature_item_stays_with_its_siblings():
+    text = ("## fs.read(fd, buffer, offset)#\n- fd <integer>\n- buffer <Buffer> | <TypedArray>\n"
+            "- offset <integer> The position in buffer to write the data to. Default: 0.")
+    found = {heading: piece for piece, heading, _ in _passages(text)}
+    section = ("fs.read(fd, buffer, offset)",)
+    assert found[section].endswith("| <TypedArray>") and "- fd <integer>" in found[section]
+    assert found[(*section, "offset")].endswith("Default: 0.")

@@ -46,7 +46,8 @@ USAGE_SECTIONS = frozenset({"SYNOPSIS", "USAGE", "SYNTAX"})
 
 _MAN_HEADER = re.compile(r"([^\s()]+)\((\w{1,8})\)\s.*\S\s+\1\(\2\)\s*")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 _,/&().'+-]{0,58}")
-_ATX = re.compile(r"[ ]{0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*")
+# Every pattern is matched at a line start and runs in time linear in the line.
+_ATX = re.compile(r"[ ]{0,3}(#{1,6})[ \t]+")
 _SETEXT = re.compile(r"[ ]{0,3}(=+|-+)[ \t]*")
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
 _ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+\S")
@@ -56,7 +57,16 @@ _ITEM_TERM = re.compile(
     r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?:([\w$][\w.$\[\]()-]{0,59})(?=[ \t]+<\w)"
     r"|`([^`\n]{1,60})`(?=:?[ \t]))"
 )
-_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*")
+# A line that is only an option or a few (``-v, --verbose``, ``--tool=<name>
+# [default: memcheck]``): the term of what follows it.
+# Tokens hold no space or comma and separators hold a space, so a line splits one way.
+_OPTION_LINE = re.compile(
+    r"[ ]{0,3}--?[A-Za-z0-9][^\s,;]*(?:,?[ ]+[^\s,;]+){0,5},?(?<![.!?:])[ \t]*\Z")
+# Two words outside a type signature: the item says something about its term.
+_SAYS = re.compile(r"(?:^|[\s>])[A-Za-z][\w'-]*[ \t\n]+[A-Za-z(`\d]")
+_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*\Z")
+_STRUCTURAL = re.compile("|".join(
+    p.pattern for p in (_ATX, _FENCE, _ITEM, _ROW, _OPTION_LINE)))
 _RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*")
 # A hanging tag: the term, then a run of two or more spaces, then its description.
 _GAP = re.compile(r"\S(?:[^\n]*?\S)??(?=[ \t]{2,}\S)")
@@ -93,11 +103,10 @@ class _Line:
 def _lines(text: str, lo: int, hi: int) -> list[_Line]:
     found: list[_Line] = []
     at = lo
-    while at < hi:
-        end = text.find("\n", at, hi)
-        end = hi if end < 0 else end
-        content = len(text[at:end].lstrip(" \t"))
-        found.append(_Line(at, end, (end - at) - content, content == 0))
+    for raw in text[lo:hi].split("\n"):
+        end = at + len(raw)
+        content = len(raw.lstrip(" \t"))
+        found.append(_Line(at, end, len(raw) - content, content == 0))
         at = end + 1
     return found
 
@@ -229,12 +238,12 @@ class _Outliner:
     # -- Markdown ----------------------------------------------------------------------
 
     def structural(self, raw: str) -> bool:
-        return bool(_ATX.fullmatch(raw) or _FENCE.match(raw) or _ITEM.match(raw) or _ROW.fullmatch(raw))
+        return _STRUCTURAL.match(raw) is not None
 
     def markdown_step(self, i: int, raw: str) -> int | None:
-        atx = _ATX.fullmatch(raw)
+        atx = _ATX.match(raw)
         if atx:
-            self.open(len(atx[1]), _label(atx[2]))
+            self.open(len(atx[1]), _label(raw[atx.end():]))
             self.add(i, i, "heading")
             return i + 1
         if self._underlined(i) and not _ITEM.match(raw):
@@ -246,9 +255,25 @@ class _Outliner:
             return self.code(i, fence[1])
         if _ITEM.match(raw):
             return self.item(i)
-        if _ROW.fullmatch(raw):
+        if _ROW.match(raw):
             return self.table(i)
+        if _OPTION_LINE.match(raw):
+            return self.option(i)
         return None
+
+    def option(self, i: int) -> int:
+        """An option line standing alone (a definition list's term, as extracted HTML
+        gives ``--trace-children=<yes|no> [default: no]``) and the paragraph after it."""
+        nxt = self.next_filled(i + 1)
+        if nxt is None or nxt > i + 2 or self.structural(self.line(nxt)):
+            self.add(i, i, "term", self.heading() + (_label(self.line(i)),))
+            return i + 1
+        j = nxt
+        while (j + 1 < len(self.lines) and not self.lines[j + 1].blank
+               and not self.structural(self.line(j + 1))):
+            j += 1
+        self.add(i, j, "term", self.heading() + (_label(self.line(i)),))
+        return j + 1
 
     def code(self, i: int, marker: str) -> int:
         j = i + 1
@@ -278,6 +303,8 @@ class _Outliner:
             last = j
             j += 1
         term = _ITEM_TERM.match(self.line(i))
+        if term and not _SAYS.search(self.text, self.lines[i].start + term.end(), self.lines[last].end):
+            term = None  # a bare signature (``- fd <integer>``) stays with its siblings
         self.add(i, last, "item", self.heading() + (term[1] or term[2],) if term else None)
         return last + 1
 
@@ -289,7 +316,7 @@ class _Outliner:
             header = (_label(" | ".join(c.strip() for c in self.line(i).strip().strip("|").split("|"))),)
             self.add(i, i + 1, "heading")
             j = i + 2
-        while j < len(self.lines) and _ROW.fullmatch(self.line(j)):
+        while j < len(self.lines) and _ROW.match(self.line(j)):
             self.add(j, j, "row", self.heading() + header)
             j += 1
         return j

@@ -22,6 +22,7 @@ from typing import Any
 from ...config import Settings
 from ...errors import ExtractionError, LimitExceeded
 from ...text.instructions import CODES, comment_bodies, instruction_codes
+from ...text.sentences import sentence_spans
 from .base import Extracted, cap_title
 from .limits import gunzip
 from .sniff import HTML, clean, decode, lookup, split_bom
@@ -245,43 +246,115 @@ def _trafilatura_text(html: str, name: str) -> str | None:
     return text if text and text.strip() else None
 
 
-def _headings(root: Any) -> list[tuple[int, str]]:
-    """The page's ``h1``-``h6`` in document order, as (level, whitespace-collapsed text)."""
+# How much of the text after a heading names the line it stands before.
+_ANCHOR = 24
+_ANCHOR_STEPS = 200
+
+
+def _headings(root: Any) -> list[tuple[int, str, Any]]:
+    """The page's ``h1``-``h6`` in document order, as (level, whitespace-collapsed
+    text, element)."""
     found = []
     for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
         label = " ".join(element.text_content().split())
         if label:
-            found.append((int(element.tag[1]), label))
+            found.append((int(element.tag[1]), label, element))
     return found
 
 
-def mark_headings(lines: list[str], headings: list[tuple[int, str]]) -> int:
-    """Mark the lines that are the page's headings the Markdown way (``## Buffering``),
-    in place; how many were marked.
+def _text_after(element: Any) -> str:
+    """The first ``_ANCHOR`` characters of visible text after ``element``: its tail,
+    then its following siblings and theirs, climbing out of its parents. Read lazily
+    and at most ``_ANCHOR_STEPS`` elements far, so a heading costs the distance to
+    its text, never the page."""
+    words: list[str] = []
+    size = steps = 0
+
+    def enough(piece: str | None) -> bool:
+        nonlocal size
+        for word in (piece or "").split():
+            words.append(word)
+            size += len(word) + 1
+        return size >= _ANCHOR
+
+    node = element
+    while node is not None and steps < _ANCHOR_STEPS:
+        if enough(node.tail):
+            break
+        sibling = node.getnext()
+        while sibling is not None and steps < _ANCHOR_STEPS:
+            steps += 1
+            tag = sibling.tag.lower() if isinstance(sibling.tag, str) else ""
+            if tag and tag not in _SKIP_TEXT and any(enough(p) for p in sibling.itertext()):
+                return " ".join(words)[:_ANCHOR]
+            if enough(sibling.tail):
+                return " ".join(words)[:_ANCHOR]
+            sibling = sibling.getnext()
+        node = node.getparent()
+    return " ".join(words)[:_ANCHOR]
+
+
+def mark_headings(lines: list[str], headings: list[tuple[int, str, Any]]) -> int:
+    """Mark the page's headings in the text the Markdown way (``## Buffering``), in
+    place; how many were marked.
 
     Extracted text keeps no markup, so segmentation would not know a heading from a
-    short paragraph; the marker is the one thing added. Each heading is matched, in
-    order, to the first later line holding exactly its text; one that extraction
-    dropped (navigation) is skipped. Index lookups keep it linear.
+    short paragraph; the mark is the one thing added. Each heading is matched, in
+    order, to the first later line holding exactly its text. One that extraction
+    dropped (trafilatura drops DocBook's headings) is put back as a line of its own
+    before the line its following text starts, when that line is found and a sentence
+    ended before it (``_apart``); else it is skipped. Dictionary lookups keep it linear.
     """
-    at: dict[str, list[int]] = {}
+    exact: dict[str, list[int]] = {}
+    starts: dict[str, list[int]] = {}
     for number, line in enumerate(lines):
         key = " ".join(line.split())
         if key and len(key) <= 300:
-            at.setdefault(key, []).append(number)
+            exact.setdefault(key, []).append(number)
+        if len(key) >= _ANCHOR:
+            starts.setdefault(key[:_ANCHOR], []).append(number)
+    before: dict[int, list[str]] = {}
     marked, after = 0, -1
-    for level, label in headings:
-        candidates = at.get(label)
-        if not candidates:
+    for level, label, element in headings:
+        mark = "#" * level + " "
+        at = _next(exact.get(label), after)
+        if at is not None:
+            after = at
+            if not lines[at].lstrip().startswith("#"):
+                lines[at] = mark + lines[at].strip()
+                marked += 1
             continue
-        k = bisect.bisect_right(candidates, after)
-        if k == len(candidates):
-            continue
-        after = candidates[k]
-        if not lines[after].lstrip().startswith("#"):
-            lines[after] = "#" * level + " " + lines[after].strip()
+        anchor = _text_after(element)
+        at = _next(starts.get(anchor), after) if len(anchor) == _ANCHOR else None
+        if at is not None and _apart(lines, at):
+            before.setdefault(at, []).append(mark + label)
+            after = at - 1
             marked += 1
+    for at in sorted(before, reverse=True):
+        lines[at:at] = before[at]
     return marked
+
+
+def _apart(lines: list[str], at: int) -> bool:
+    """Whether a sentence already ended before line ``at``, so a line put there cuts
+    no sentence (nor any quote a citation took from one): the line before is blank or
+    short, the line itself is indented (both always ended a sentence), or an unindented
+    line before it ends a sentence."""
+    previous = lines[at - 1] if at else ""
+    if not previous.strip() or len(previous) < 60 or lines[at][:1] in (" ", "\t"):
+        return True
+    if previous[:1] in (" ", "\t"):
+        return False
+    pair = previous + "\n" + lines[at]
+    return not any(s.start < len(previous) < s.end for s in sentence_spans(pair))
+
+
+def _next(candidates: list[int] | None, after: int) -> int | None:
+    """The first of the sorted ``candidates`` past ``after``."""
+    if not candidates:
+        return None
+    k = bisect.bisect_right(candidates, after)
+    return candidates[k] if k < len(candidates) else None
 
 
 def _html_title(root: Any) -> str | None:
