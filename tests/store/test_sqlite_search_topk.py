@@ -14,7 +14,7 @@ from tether.records import Document, Passage, Version
 from tether.store import sqlite as backend
 from tether.store.sqlite import SQLiteStore
 
-WORDS = "valve pump seal gasket hose drum filter nozzle alarm sensor".split()
+WORDS = ["valve", "pump", "seal", "gasket", "hose", "drum", "filter", "nozzle", "alarm", "sensor"]
 
 
 def _store(path: Path) -> SQLiteStore:
