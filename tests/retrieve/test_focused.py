@@ -55,3 +55,18 @@ def test_near_duplicates_collapse_and_say_where_else_they_stand():
     kept = collapse([_hit("stream", text, 0), _hit("other", other, 1), _hit("all", text + " ", 2)])
     assert [(h.document.doc_id, h.also) for h in kept] == [
         ("stream", ("file:///all.html",)), ("other", ())]
+
+
+def test_what_is_x_reads_the_page_titled_for_x(tmp_path):
+    with Tether(tmp_path / "d.db", settings=Settings()) as t:
+        filler = " ".join(f"Valgrind runs tool number {i} under its core." for i in range(40))
+        for name, title, text in (
+            ("core", "Using the Valgrind core", filler + " Memcheck runs by default."),
+            ("mc", "Memcheck: a memory error detector",
+             filler + "\n\nMemcheck is a memory error detector."),
+        ):
+            ingest_bytes(t.store, text.encode(), media_type="text/plain",
+                         meta=Metadata(source=f"file:///{name}.txt", title=title),
+                         settings=t.settings)
+        hits = refine(t.store, "What is Memcheck?", [], k=4)
+        assert any("Memcheck is a memory error detector" in h.passage.text for h in hits)

@@ -167,3 +167,20 @@ def test_unbound_names_what_no_frame_or_title_binds():
     assert focus.unbound("Default: false.", ("allowHalfOpen <boolean>",), "Stream | Node.js") == [
         "highWaterMark"]
     assert focus.unbound("Default: 16384.", ("highWaterMark <number>",), "Python") == ["Node.js"]
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "defining"),
+    [
+        ("What is Memcheck?", "Memcheck is a memory error detector.", True),
+        ("What is libtasn1?", "This is GNU Libtasn1, a small ASN.1 library.", True),
+        ("What does pinning a package version mean in pip?",
+         "Pinning refers to using the `==` operator.", True),
+        ("What is Memcheck?", "Without the memcheck: prefix it is ignored.", False),
+        ("What does tar -z do?", "tar is an archiver.", False),  # not a definition question
+    ],
+)
+def test_defines(question, sentence, defining):
+    from tether.text.focus import defines
+
+    assert defines(question, sentence) is defining

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..text.focus import read_focus
+from ..text.focus import defines, read_focus
 from ..text.terms import Term, content_terms, stem
 
 __all__ = [
@@ -151,19 +151,7 @@ _YEAR = re.compile(r"^\d{3,4}s?$")
 _ORDINAL = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
 _DATE_WORDS = frozenset(("century", "centuries", "decade", "decades"))
 _PATH = re.compile(r"(?:~|\$\w+|%\w+%)?/[\w.$-]+(?:/[\w.$-]+)+")
-_DEFINED = re.compile(r"\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?([\w.+-]+)\s*\?\s*", re.IGNORECASE)
 
-
-def defines(question: str, sentence: str) -> bool:
-    """Whether ``sentence`` defines what "What is X?" asks about: X, then "is a/an/the"
-    ("Memcheck is a memory error detector", "GNU Libtasn1 …, which is a library")."""
-    asked = _DEFINED.fullmatch(question)
-    if asked is None:
-        return False
-    thing = re.escape(asked.group(1))
-    # "X is a …", or in apposition: "This is GNU Libtasn1, a small ASN.1 library."
-    pattern = rf"\b{thing}\b(?:[^.;:]{{0,80}}?\b(?:is|are)|,)\s+(?:an?|the)\b"
-    return re.search(pattern, sentence, re.IGNORECASE) is not None
 
 
 @dataclass(frozen=True, slots=True)

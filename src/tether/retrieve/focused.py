@@ -32,7 +32,15 @@ from collections.abc import Iterable, Sequence
 
 from ..records import Document, Hit
 from ..store import Store
-from ..text.focus import Focus, mentions, read_focus, term_like, term_of
+from ..text.focus import (
+    Focus,
+    defined,
+    defines,
+    mentions,
+    read_focus,
+    term_like,
+    term_of,
+)
 from ..text.terms import stems
 
 __all__ = ["collapse", "focus_units", "refine", "subject_passages"]
@@ -90,18 +98,21 @@ def subject_passages(
     documents are titled for it (a collection whose every title names it has no
     page of its own for it)."""
     focus = read_focus(question)
-    if focus.exact or not focus.subjects:
+    thing = defined(question)  # "What is Memcheck?": its page defines it
+    subjects = focus.subjects or ((thing,) if thing else ())
+    if focus.exact or not subjects:
         return []
     pages = [d for d in store.documents() if _readable(d, principals)
-             and all(mentions(d.title, s) for s in focus.subjects)]
+             and all(mentions(d.title, s) for s in subjects)]
     if not pages or len(pages) > _OWN_PAGES:
         return []
-    asked = stems(question) - stems(" ".join(focus.subjects))
+    asked = stems(question) - stems(" ".join(subjects))
     found: list[tuple[int, int, Hit]] = []
     for document in pages:
         version = store.current_version(document.doc_id)
         for passage in store.passages(document.doc_id, version) if version else ():
-            shared = len(asked & stems(passage.text))
+            shared = 2 if thing and defines(question, passage.text) else len(
+                asked & stems(passage.text))
             if shared >= 2:
                 found.append((-shared, len(found), Hit(passage, document, 0.0, 0)))
     return [hit for *_, hit in sorted(found)[:_SUBJECT_PASSAGES]]

@@ -35,7 +35,7 @@ from functools import lru_cache
 from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
-    "GENERIC", "Focus", "frame", "heading_like", "is_fragment", "is_usage", "mentions", "read_focus",
+    "GENERIC", "Focus", "defined", "defines", "frame", "heading_like", "is_fragment", "is_usage", "mentions", "read_focus",
     "term_like", "term_of",
 ]
 
@@ -358,3 +358,35 @@ def is_fragment(sentence: str) -> bool:
         return True  # a heading ("Compression preset levels"), not a claim
     # Every word capitalised (or none lower-case): a header or a heading, not a claim.
     return not any(w[0].islower() and len(w) > 2 for w in words)
+
+
+# -- definitions ------------------------------------------------------------------
+
+_DEFINED = re.compile(
+    r"\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?([\w.+-]+)\s*\?\s*"
+    r"|\s*what\s+does\s+([\w.+-]+)\b[^?]*\bmean\b[^?]*\?\s*",
+    re.IGNORECASE,
+)
+
+
+def defined(question: str) -> str | None:
+    """X of "What is X?" (one word: a name to define) or the first word of "What does
+    X … mean?" ("pinning" of "What does pinning a package version mean?"), else None."""
+    asked = _DEFINED.fullmatch(question)
+    return (asked.group(1) or asked.group(2)) if asked else None
+
+
+def defines(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` defines what "What is X?" asks about: X, then "is a/an/the",
+    or X in apposition ("Memcheck is a memory error detector", "This is GNU Libtasn1,
+    a small ASN.1 library").
+
+        >>> defines("What is Memcheck?", "Memcheck is a memory error detector.")
+        True
+    """
+    thing = defined(question)
+    if thing is None:
+        return False
+    pattern = (rf"\b{re.escape(thing)}\b(?:(?:[^.;:]{{0,80}}?\b(?:is|are)|,)\s+(?:an?|the)\b"
+               r"|\s+(?:refers\s+to|means)\b)")
+    return re.search(pattern, sentence, re.IGNORECASE) is not None
