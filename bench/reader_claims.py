@@ -67,13 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", required=True)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--per-set", type=int, default=40)
+    ap.add_argument("--timeout", type=float, default=30.0, help="seconds per reader call")
     ap.add_argument("--only", choices=sorted(SETS), action="append")
     args = ap.parse_args(argv)
-    settings = Settings(judge_threads=args.threads)
+    settings = Settings(judge_threads=args.threads, judge_timeout=args.timeout)
     reader = gguf_judge(args.model, settings)
     print(f"reader: {reader.describe()}")
     for name in args.only or SETS:
         rows, calls, failed, took = [], 0, 0, time.perf_counter()
+        why: set[str] = set()
         for premise, hypothesis, gold in sample(name, args.data, args.per_set):
             lexical = check(hypothesis, premise, settings=settings).outcome
             p = None
@@ -81,13 +83,15 @@ def main(argv: list[str] | None = None) -> int:
                 calls += 1
                 try:
                     p, _ = reader.score("support", premise, hypothesis)
-                except ReaderFailure:
+                except ReaderFailure as exc:
                     failed += 1
+                    why.add(str(exc)[:80])
             rows.append({"gold": gold, "lexical": lexical, "p": p})
         took = time.perf_counter() - took
         n_ent = sum(r["gold"] == "entailment" for r in rows)
         print(f"\n{name}: {len(rows)} pairs sampled ({n_ent} entailed), {calls} reader calls "
-              f"({failed} failed) in {took:.0f} s = {took / max(1, calls):.2f} s/call")
+              f"({failed} failed{': ' + '; '.join(sorted(why)) if why else ''}) in {took:.0f} s"
+              f" = {took / max(1, calls):.2f} s/call")
         lp, lr, ln = figures(rows, "lexical", 0.0)
         print(f"  lexical only             precision {_f(lp)} ({ln:>3} supported)  recall {_f(lr)}")
         for t in THRESHOLDS:

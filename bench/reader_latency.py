@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from tether.cli.demo import build_demo_store, demo_dir  # noqa: E402
-from tether.config import Settings  # noqa: E402
-from tether.facade import Tether  # noqa: E402
+from tether.cli.demo import build_demo_store, demo_dir
+from tether.config import Settings
+from tether.facade import Tether
 
 
 def rss_mb() -> float:
@@ -98,8 +98,8 @@ def service(db: Path, model: str, threads: int, slots: int, clients: list[int],
         for n in clients:
             run = asyncio.run(drive(url, "answer", n, qs, seconds, requests))
             print(f"service slots={slots} clients={n}: {len(run.latencies)} answers in "
-                  f"{run.seconds:.1f} s = {run.rate:.3f}/s; p50 {pct(run.latencies, 0.5):.0f} ms, "
-                  f"p95 {pct(run.latencies, 0.95):.0f} ms; errors {run.errors}", flush=True)
+                  f"{run.seconds:.1f} s = {run.rate:.3f}/s; p50 {pct(run.latencies, 0.5):.1f} s, "
+                  f"p95 {pct(run.latencies, 0.95):.1f} s; errors (504 or failed) {run.errors}", flush=True)
     finally:
         proc.terminate()
         proc.wait(30)

@@ -168,8 +168,9 @@ class Settings:
     # "SHA256=support:P,answers:P" (refused for another model file); "" = the store's
     # calibration for the loaded model (`tether calibrate`), else 0.5 each.
     judge_threshold: str = ""
-    # Seconds one reader call may take before it counts as failed (the lexical decision
-    # then stands); a 1.5B model on 2 cores reads a passage in about 1-3 s.
+    # Seconds one reader call may take, waiting for a free llama.cpp slot included,
+    # before it counts as failed (the lexical decision then stands). A call that had
+    # reached a slot still runs to its end; one still waiting is cancelled.
     judge_timeout: float = 30.0
     # Tokens of context per llama.cpp slot: the longest prompt (instructions, passage
     # window, sentence) the reader reads at once; longer passages are read in windows.

@@ -258,19 +258,22 @@ class ReaderModel:
                      "chat model",
             ) from exc
         self.ctx, self.slots = ctx, slots
-        self._pool = ThreadPoolExecutor(max_workers=max(4, 2 * slots),
-                                        thread_name_prefix="tether-reader")
+        # One worker per slot: a request waiting for a slot waits here, where a
+        # timeout can still cancel it, not in llama.cpp's queue, where it cannot.
+        self._pool = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="tether-reader")
 
     def chat(self, request: Mapping[str, Any], *, timeout: float) -> dict[str, Any]:
         """One chat completion; a ``ReaderFailure`` after ``timeout`` seconds.
 
-        llama.cpp cannot abandon a request it has started, so a timed-out call still
-        finishes in the background (and later calls queue behind it).
+        llama.cpp cannot abandon a request it has started, so a timed-out call that
+        had reached a slot still finishes in the background (later calls wait for
+        it); one still waiting for a slot is cancelled.
         """
         future = self._pool.submit(self._server.handle_chat_completions, dict(request))
         try:
             reply = future.result(timeout=timeout)
         except FutureTimeout as exc:
+            future.cancel()
             raise ReaderFailure(f"no reply within {timeout:g} s") from exc
         except (RuntimeError, ValueError) as exc:
             raise ReaderFailure(f"llama.cpp failed: {exc}") from exc
