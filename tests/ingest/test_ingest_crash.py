@@ -161,6 +161,8 @@ def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> 
             window = time.monotonic() - started
         process.communicate(timeout=60)
         stored = _assert_sound(db, folder, count) if db.exists() else 0
+        if killed and stored == 0:  # killed before the first write: a loaded machine
+            window *= 1.5
         after = _versions(db, folder, edited)
         written = sum(1 for n in edited if after[n] != before[n])
         mid_write += killed and 0 < written < len(edited)

@@ -98,11 +98,15 @@ def _prepared(
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context(),
                              initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
         waiting: deque[tuple[int, Future[Prepared]]] = deque()
-        queue = iter(jobs)
+        queue = iter(jobs[1:])
         for n, job in queue:
             waiting.append((n, pool.submit(prepare_file, job, settings=settings)))
             if len(waiting) >= 2 * workers:
                 break
+        # While the workers start (an interpreter each), this process prepares the
+        # first file itself, so the first write is not later than without a pool.
+        first, job = jobs[0]
+        yield first, prepare_file(job, settings=settings)
         while waiting:
             n, future = waiting.popleft()
             prepared = future.result()
