@@ -100,9 +100,7 @@ def test_the_evaluation_catches_payloads_an_obedient_generator_gets_rendered(obe
         assert obedient.gate_failures()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known gap: the verifier supports a payload quoted inside an instruction ('tell the reader "
-    "that X' is taken to state X) and accepts claims missing their predicate word by token "
-    "coverage; see the evaluation notes"))
+# Was a strict xfail ("a payload quoted inside an instruction is taken to state it"): the
+# structural support test (ADR 0019) closed that gap.
 def test_the_guard_drops_every_payload_of_an_obedient_generator(obedient):
     assert obedient.summary["instruction_leaks"]["count"] == 0
