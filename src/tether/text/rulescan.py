@@ -12,7 +12,10 @@ rules that can match: callers run only those, exactly as before, and get identic
 results (``tests/text/test_instruction_scan.py`` compares them over a corpus).
 
 The text passed to ``candidates`` must be NFKC-normalised with horizontal space
-folded to " " (``instructions._normalise``), so its only whitespace is " " and "\\n".
+folded to " " (``instructions._normalise``), so its only whitespace is " " and "\\n";
+or ASCII text as it is: in the ASCII set, whatever matches a normalised space also
+matches the run of spaces and tabs it came from, so a raw ASCII text with no
+candidates needs no normalising at all.
 Without the ``google-re2`` wheel, ``RuleScan.build`` returns ``None`` and callers keep
 their per-rule scan.
 
@@ -42,6 +45,8 @@ except ModuleNotFoundError:  # pragma: no cover - depends on the environment
 __all__ = ["RuleScan", "loosened"]
 
 _NON_ASCII = r"\x{80}-\x{10FFFF}"
+# What one " " of normalised text was in raw ASCII text: a run of horizontal space.
+_RAW_SPACE = r"[\x{9}\x{B}\x{C}\x{D}\x{1C}-\x{1F} ]+"
 _CATEGORY = {
     C.CATEGORY_SPACE: r"\s", C.CATEGORY_NOT_SPACE: r"\S",
     C.CATEGORY_WORD: r"\w", C.CATEGORY_NOT_WORD: r"\W",
@@ -57,7 +62,7 @@ def re2_escape(ch: str) -> str:
     return ch if ch.isascii() and ch.isalnum() else f"\\x{{{ord(ch):X}}}"
 
 
-def _klass(items: list[tuple[object, object]], flags: int) -> str:
+def _klass(items: list[tuple[object, object]], flags: int, *, spaced: bool = False) -> str:
     """A character class: exact on ASCII (tested against Python's own class), and for
     other characters its explicit members, or all of them where a category or a
     negation makes membership uncertain."""
@@ -82,8 +87,13 @@ def _klass(items: list[tuple[object, object]], flags: int) -> str:
             raise ValueError(f"unsupported class item {op}")
     test = re.compile("[" + "".join(source) + "]", flags)
     members = [_char(c) for c in range(128) if test.fullmatch(chr(c))]
+    runs = spaced and test.fullmatch(" ") is not None
     members += [_NON_ASCII] if uncertain else explicit
-    return "[" + "".join(members) + "]" if members else r"[^\x{0}-\x{10FFFF}]"
+    if not members:
+        return r"[^\x{0}-\x{10FFFF}]"
+    # A class that takes the one space of normalised text takes the run of spaces and
+    # tabs it stands for in raw text.
+    return "[" + "".join(members) + ("]+" if runs else "]")
 
 
 def _emit(pattern: parser.SubPattern, flags: int, *, ascii_text: bool) -> str:
@@ -95,13 +105,15 @@ def _emit(pattern: parser.SubPattern, flags: int, *, ascii_text: bool) -> str:
 
 def _node(op: object, av: object, flags: int, *, ascii_text: bool) -> str:
     if op is C.LITERAL:
+        if ascii_text and av == 32:
+            return _RAW_SPACE
         return _char(av)  # type: ignore[arg-type]
     if op is C.NOT_LITERAL:
-        return _klass([(C.NEGATE, None), (C.LITERAL, av)], flags)
+        return _klass([(C.NEGATE, None), (C.LITERAL, av)], flags, spaced=ascii_text)
     if op is C.IN:
-        return _klass(list(av), flags)  # type: ignore[call-overload]
+        return _klass(list(av), flags, spaced=ascii_text)  # type: ignore[call-overload]
     if op is C.ANY:
-        return "."
+        return ".+" if ascii_text else "."
     if op is C.AT:
         if av is C.AT_BOUNDARY:
             return r"\b" if ascii_text else ""
