@@ -67,7 +67,10 @@ _SAYS = re.compile(r"(?:^|[\s>])[A-Za-z][\w'-]*[ \t\n]+[A-Za-z(`\d]")
 _ROW = re.compile(r"[ \t]*\|.*\|[ \t]*\Z")
 _STRUCTURAL = re.compile("|".join(
     p.pattern for p in (_ATX, _FENCE, _ITEM, _ROW, _OPTION_LINE)))
-_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*")
+# A Markdown table's rule line, matched on the stripped line. Spaces are taken only after
+# a "|" or before one, never in two optional runs side by side (that backtracked
+# quadratically on a long run of blanks).
+_RULE = re.compile(r"(?:\|[ \t]*)?:?-{2,}:?(?:[ \t]*\|[ \t]*:?-{2,}:?)*(?:[ \t]*\|)?")
 # A hanging tag: the term, then a run of two or more spaces, then its description.
 _GAP = re.compile(r"\S(?:[^\n]*?\S)??(?=[ \t]{2,}\S)")
 _PATH_CHARS = 120
@@ -312,7 +315,7 @@ class _Outliner:
         """Rows of a table; the header row (above a ``|---|`` rule) ends each row's path."""
         header: tuple[str, ...] = ()
         j = i
-        if i + 1 < len(self.lines) and _RULE.fullmatch(self.line(i + 1)):
+        if i + 1 < len(self.lines) and _RULE.fullmatch(self.line(i + 1).strip()):
             header = (_label(" | ".join(c.strip() for c in self.line(i).strip().strip("|").split("|"))),)
             self.add(i, i + 1, "heading")
             j = i + 2
