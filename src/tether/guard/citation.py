@@ -54,6 +54,7 @@ def citation_for(unit: Evidence, span: tuple[int, int]) -> Citation:
         kind=passage.kind,
         region=passage.region,
         process=passage.process,
+        heading=passage.heading,
     )
 
 

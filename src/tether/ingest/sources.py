@@ -256,6 +256,7 @@ def build_passages(
                 region=region_label(version.regions, span.start),
                 process=document.process,
                 flags=injection.detect(text),
+                heading=span.heading,
             )
         )
     return passages

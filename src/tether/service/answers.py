@@ -83,11 +83,13 @@ def source_payload(hits: Sequence[Hit]) -> dict[str, Any]:
                 "region": hit.passage.region,
                 "process": hit.passage.process,
                 "flags": list(hit.passage.flags),
+                "heading": list(hit.passage.heading),
                 "source": hit.document.source,
                 "title": hit.document.title,
                 "license": hit.document.license,
                 "fetched_at": hit.document.fetched_at,
                 "media_type": hit.document.media_type,
+                "also": list(hit.also),
             }
             for hit in hits
         ]

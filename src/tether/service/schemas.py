@@ -155,11 +155,16 @@ class SourcePassage(BaseModel):
     region: str | None
     process: str | None
     flags: list[str]
+    heading: list[str] = Field(
+        default_factory=list, description="Where the passage stands in its document, outermost first")
     source: str
     title: str
     license: str
     fetched_at: str
     media_type: str
+    also: list[str] = Field(
+        default_factory=list,
+        description="Sources of near-identical passages collapsed into this one, best ranked first")
 
 
 class SourcesEvent(BaseModel):

@@ -180,7 +180,8 @@ function renderSources(passages) {
         el("p", { class: "source-meta" }, meta.join(" · "),
           derived ? el("span", { class: "badge derived" }, DERIVED_WORDS[p.kind] || p.kind) : null,
           p.flags && p.flags.length ? el("span", { class: "badge flag", title: p.flags.join(", ") }, "instruction-like text flagged") : null),
-        el("p", { class: "source-excerpt", id: `source-${n}-excerpt` }, p.text))));
+        el("p", { class: "source-excerpt", id: `source-${n}-excerpt` }, p.text),
+        p.also && p.also.length ? el("p", { class: "source-also" }, `Also in: ${p.also.map(hostOf).join(", ")}`) : null)));
   });
   const placeholder = $("answer").querySelector(".placeholder");
   if (placeholder) placeholder.textContent = passages.length ? "Verifying sentences against these sources…" : "Nothing to answer from.";
