@@ -127,7 +127,8 @@ def test_answers_recorded_under_schema_1_get_citation_rows_on_upgrade(pg_url, mo
     fields = first.__slots__
 
     def cited(*citations):
-        return [{f: getattr(c, f) for f in fields} for c in citations]
+        # Through JSON, as a recorded payload is (tuples come back as lists).
+        return json.loads(json.dumps([{f: getattr(c, f) for f in fields} for c in citations]))
 
     payloads = {
         "tr_a": {"question": "q \u0000", "sentences": [
