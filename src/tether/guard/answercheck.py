@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import cast
+from typing import Any, cast
 
 from ..judges.base import Judge, Judgement
 from ..text.asked import not_stated
@@ -253,7 +253,7 @@ def absent_subject(question: str, passages: Sequence[str]) -> str | None:
 
 def check_answer(
     question: str,
-    sentences: Sequence[tuple[str, ...]],
+    sentences: Sequence[tuple[Any, ...]],
     *,
     passages: Sequence[str] = (),
 ) -> str | None:
@@ -294,7 +294,7 @@ _PLURAL = {
 
 
 def judge_answers(
-    judge: Judge, question: str, sentences: Sequence[tuple[str, ...]]
+    judge: Judge, question: str, sentences: Sequence[tuple[Any, ...]]
 ) -> Judgement | None:
     """Ask a model judge whether the supported sentences answer ``question`` as asked.
 

@@ -172,7 +172,7 @@ def withhold(run: Run, grounds: Grounds, sentence: AnswerSentence) -> list[Answe
     """
     if not run.answered:
         run.withheld.append(sentence)
-        _, context, section = _answering(sentence, grounds.by_id)
+        _, context, section, _ = _answering(sentence, grounds.by_id)
         if grounds.hold or sentence_answers(
             run.question, sentence.text, context, section=section, passages=grounds.texts,
             anchor_terms=grounds.asked,
@@ -304,14 +304,17 @@ def _would_refuse(layer: str, reason: str) -> dict[str, str]:
     return {"gate": "abstain", "layer": layer, "reason": reason, "would": "refuse"}
 
 
-def _answering(sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> tuple[str, str, str]:
+def _answering(
+    sentence: AnswerSentence, by_id: Mapping[str, Hit]
+) -> tuple[str, str, str, tuple[str, ...]]:
     """The sentence, what it may lean on (its document's title and the sentence before
-    it) and the passage it was cut from, as the answer check takes them."""
+    it), the passage it was cut from and that passage's heading path, as the answer
+    check takes them."""
     citation = sentence.citations[0]
     hit = by_id.get(citation.passage_id)
     if hit is None:
-        return sentence.text, citation.title, ""
+        return sentence.text, citation.title, "", citation.heading
     before = hit.passage.text[: max(0, citation.start - hit.passage.start)]
     spans = sentence_spans(before)
     previous = before[spans[-1].start : spans[-1].end] if spans else ""
-    return sentence.text, f"{hit.document.title}\n{previous}", hit.passage.text
+    return sentence.text, f"{hit.document.title}\n{previous}", hit.passage.text, hit.passage.heading
