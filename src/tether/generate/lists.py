@@ -22,7 +22,9 @@ _PLURAL = re.compile(
     r"^\s*(?:what|which)\s+(?:are|were)\b|^\s*which\s+\w+s\b|^\s*(?:list|name)\s+(?:the|all)\b",
     re.IGNORECASE,
 )
-_ITEM = re.compile(r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+(?=\S)")
+# Matched at a line start only; the leading blanks are taken where no blank precedes them
+# (tried at every blank of a long run, they made a scan quadratic).
+_ITEM = re.compile(r"(?<![ \t])([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+(?=\S)")
 _MAX_ITEMS = 10
 _MAX_LEAD = 240  # an announcing sentence between the chosen one and the list
 
