@@ -26,7 +26,9 @@ _SETEXT = re.compile(r"[ ]{0,3}(?:=+|-+)[ \t]*")
 _FENCE = re.compile(r"[ ]{0,3}(?:```|~~~)")
 # ``title: Pump maintenance`` (YAML) or ``title = "Pump maintenance"`` (TOML).
 _META_TITLE = re.compile(r"title[ \t]*[:=][ \t]*(.+?)[ \t]*")
-_MAN_HEADER = re.compile(r"([^\s()]+)\((\w{1,8})\)\s.*\S\s+\1\(\2\)")
+# Bounded (as ingest/structure.py's): only tried on the first filled line, where a name or
+# a title wider than a man page is no header; unbounded, it was quadratic on long runs.
+_MAN_HEADER = re.compile(r"([^\s()]{1,64})\((\w{1,8})\)\s.{0,400}\S\s+\1\(\2\)")
 
 
 @dataclass(frozen=True, slots=True)
