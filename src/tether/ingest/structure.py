@@ -44,17 +44,23 @@ class Block:
 # Sections whose lines are usage patterns, not statements (man(7) and common READMEs).
 USAGE_SECTIONS = frozenset({"SYNOPSIS", "USAGE", "SYNTAX"})
 
-_MAN_HEADER = re.compile(r"([^\s()]+)\((\w{1,8})\)\s.*\S\s+\1\(\2\)\s*")
+# A header line ("GREP(1)  General Commands Manual  GREP(1)"): a name, its section, the
+# title, the name again. Bounded: it is only tried on the first filled line, and a name
+# or a title longer than a man page's width is no header (unbounded, the name and the
+# backreference made a scan quadratic on a long run of digits).
+_MAN_HEADER = re.compile(r"([^\s()]{1,64})\((\w{1,8})\)\s.{0,400}\S\s+\1\(\2\)\s*")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 _,/&().'+-]{0,58}")
-# Every pattern is matched at a line start and runs in time linear in the line.
+# Every pattern is matched at a line start and runs in time linear in the line. A leading
+# run of blanks is taken only where no blank precedes it (always true at a line start):
+# tried at every blank of a long run, it made a scan quadratic.
 _ATX = re.compile(r"[ ]{0,3}(#{1,6})[ \t]+")
 _SETEXT = re.compile(r"[ ]{0,3}(=+|-+)[ \t]*")
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
-_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+\S")
+_ITEM = re.compile(r"(?<![ \t])[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+\S")
 # An item that names what it is about, as API references write option lists:
 # ``- highWaterMark <number> …`` (Node.js), ``- `name`: …``.
 _ITEM_TERM = re.compile(
-    r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?:([\w$][\w.$\[\]()-]{0,59})(?=[ \t]+<\w)"
+    r"(?<![ \t])[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?:([\w$][\w.$\[\]()-]{0,59})(?=[ \t]+<\w)"
     r"|`([^`\n]{1,60})`(?=:?[ \t]))"
 )
 # A line that is only an option or a few (``-v, --verbose``, ``--tool=<name>
@@ -64,15 +70,19 @@ _OPTION_LINE = re.compile(
     r"[ ]{0,3}--?[A-Za-z0-9][^\s,;]*(?:,?[ ]+[^\s,;]+){0,5},?(?<![.!?:])[ \t]*\Z")
 # Two words outside a type signature: the item says something about its term.
 _SAYS = re.compile(r"(?:^|[\s>])[A-Za-z][\w'-]*[ \t\n]+[A-Za-z(`\d]")
-_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*\Z")
+# A row starts a line (nothing but a newline before it): tried after each "|" of a long
+# run of them, ".*\|" rescanned the rest of the line.
+_ROW = re.compile(r"(?<![^\n])[ \t]*\|.*\|[ \t]*\Z")
 _STRUCTURAL = re.compile("|".join(
     p.pattern for p in (_ATX, _FENCE, _ITEM, _ROW, _OPTION_LINE)))
 # A Markdown table's rule line, matched on the stripped line. Spaces are taken only after
 # a "|" or before one, never in two optional runs side by side (that backtracked
 # quadratically on a long run of blanks).
 _RULE = re.compile(r"(?:\|[ \t]*)?:?-{2,}:?(?:[ \t]*\|[ \t]*:?-{2,}:?)*(?:[ \t]*\|)?")
-# A hanging tag: the term, then a run of two or more spaces, then its description.
-_GAP = re.compile(r"\S(?:[^\n]*?\S)??(?=[ \t]{2,}\S)")
+# A hanging tag: the term, then a run of two or more spaces, then its description. The
+# gap is searched for after the term's first character (see _hanging_term); a lazy
+# "term, then look ahead for the gap" pattern rescanned the line from every position.
+_GAP = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
 _PATH_CHARS = 120
 
 
@@ -88,6 +98,15 @@ def man_name(text: str) -> str | None:
             found = _MAN_HEADER.fullmatch(line.strip())
             return f"{found[1].lower()}({found[2]})" if found else None
     return None
+
+
+def _hanging_term(raw: str, start: int) -> str | None:
+    """The term of a hanging tag line (``-v      invert the match``): from ``start`` (a
+    non-blank) to the first gap of two or more blanks that a non-blank follows."""
+    if start >= len(raw) or raw[start].isspace():
+        return None
+    gap = _GAP.search(raw, start + 1)
+    return raw[start : gap.start()] if gap else None
 
 
 def _label(text: str) -> str:
@@ -209,8 +228,8 @@ class _Outliner:
             j += 1
         if last == i and not option:
             return None
-        gap = _GAP.match(raw, ln.indent)
-        term = gap.group() if gap and gap.end() < len(raw.rstrip()) else body
+        gap = _hanging_term(raw, ln.indent)
+        term = gap if gap else body
         if option and last == i and not gap:
             term = body.split()[0]
         self.add(i, last, "term", self.heading() + (_label(term),))
