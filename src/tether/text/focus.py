@@ -304,9 +304,14 @@ def term_of(line: str) -> str:
 
 # -- what is not an answer -------------------------------------------------------
 
+# A bracket holding a keyword before its "]" ([OPTION...], [FILE...]), or a brace holding a
+# "|" before its "}" ({A|c|d}). Each is tried only from the start of a stretch that no
+# closer or newline splits, and from that stretch's first opener (the widest choice), after
+# checking that the closer comes: tried from every opener of a long unclosed run, the
+# plain "[...keyword...]" rescanned the run from each and was quadratic.
 _USAGE = re.compile(
-    r"\[[^\]\n]*(?:\.\.\.|…|OPTION|options?\b|FILE|ARG)[^\]\n]*\]"  # [OPTION...], [FILE...]
-    r"|\{[^}\n]*\|[^}\n]*\}"  # {A|c|d}
+    r"(?:^|(?<=[\]\n]))[^\[\]\n]*\[(?=[^\]\n]*\])[^\]\n]*(?:\.\.\.|…|OPTION|options?\b|FILE|ARG)"
+    r"|(?:^|(?<=[}\n]))[^{}\n]*\{(?=[^}\n]*\})[^}\n]*\|"
     r"|\[-[A-Za-z]{2,}\]"  # [-abc]
 )
 _USAGE_HEADINGS = frozenset(("SYNOPSIS", "USAGE", "SYNTAX"))
@@ -325,7 +330,11 @@ def is_usage(sentence: str, framing: Sequence[str] = ()) -> bool:
 _CODE = re.compile(r"^(?:const|let|var|import|fn|def|\$)\s|=>|;\s*$|[{}]\s*$")
 _FIELD = re.compile(r"\b[A-Za-z][\w ]{0,30}:\s+[\w\d(\"'<-]")
 _LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
-_URL = re.compile(r"\w+://\S+|\S+@\S+|\]\([^)]*\)|`[^`]*`|\{\w+\}")
+# A URL (from the start of its word: tried inside a word it rescanned the word), an
+# address (its local part at most 64 characters, as RFC 5321 allows; "\\S+@" rescanned a
+# run of non-blanks from each of its characters), a link's target (up to its ")" or the
+# next "](": "[^)]*" after each of many "](" with no ")" was quadratic), code, a slot.
+_URL = re.compile(r"(?<!\w)\w+://\S+|(?:[^\s@]{1,64}|@)@\S+|\]\((?:[^)\]]|\](?!\())*\)|`[^`]*`|\{\w+\}")
 # A command line as an example shows it: a program, then an option, no full stop.
 _COMMAND = re.compile(r"^[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?\s+--?[A-Za-z]")
 
@@ -362,9 +371,12 @@ def is_fragment(sentence: str) -> bool:
 
 # -- definitions ------------------------------------------------------------------
 
+# Matched whole (fullmatch); the leading blanks are taken where no blank precedes them
+# (tried at every blank of a long run, they made a scan quadratic), and "mean" is looked
+# for once before the "?" rather than retried from each "mean" on the way back.
 _DEFINED = re.compile(
-    r"\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?([\w.+-]+)\s*\?\s*"
-    r"|\s*what\s+does\s+([\w.+-]+)\b[^?]*\bmean\b[^?]*\?\s*",
+    r"(?<!\s)\s*what\s+(?:(?:is|are)\s+(?:an?\s+|the\s+)?([\w.+-]+)\s*\?\s*"
+    r"|does\s+([\w.+-]+)\b(?=[^?]*\bmean\b)[^?]*+\?\s*)",
     re.IGNORECASE,
 )
 
