@@ -89,7 +89,7 @@ class _Packer:
         self.flush()
         if self.pending:  # headings with nothing under them: one passage of their own
             last = self.pending[-1]
-            self.out.append(Cut(self.pending[0].start, last.end, last.heading, "heading"))
+            self._emit(self.pending[0].start, last.end, last.heading, "heading")
             self.pending = []
         return self.out
 
@@ -122,7 +122,7 @@ class _Packer:
             if lo < 0:
                 lo, hi = sentence.start, sentence.end
             elif sentence.end - lo > self.max_chars:
-                self.out.append(Cut(lo, hi, block.heading, block.kind))
+                self._emit(lo, hi, block.heading, block.kind)
                 lo, hi = sentence.start, sentence.end
             else:
                 hi = sentence.end
@@ -130,10 +130,20 @@ class _Packer:
             self.start, self.end, self.heading = lo, hi, block.heading
             self.kinds = {block.kind}
 
+    def _emit(self, lo: int, hi: int, heading: tuple[str, ...], kind: str) -> None:
+        """A passage, trimmed of every kind of blank (structure reads lines by spaces
+        and tabs; a no-break space must not start or make up a passage)."""
+        while lo < hi and self.text[lo].isspace():
+            lo += 1
+        while hi > lo and self.text[hi - 1].isspace():
+            hi -= 1
+        if lo < hi:
+            self.out.append(Cut(lo, hi, heading, kind))
+
     def flush(self) -> None:
         if self.start >= 0:
             kind = next(iter(self.kinds)) if len(self.kinds) == 1 else "mixed"
-            self.out.append(Cut(self.start, self.end, self.heading, kind))
+            self._emit(self.start, self.end, self.heading, kind)
         self.start = self.end = -1
         self.kinds = set()
 
