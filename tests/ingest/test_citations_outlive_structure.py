@@ -27,6 +27,7 @@ from tether.ingest import sources
 from tether.ingest.extract import html as html_extract
 from tether.ingest.extract import read_file
 from tether.ingest.reindex import reindex
+from tether.ingest.segment import Cut
 from tether.ingest.sources import Metadata, ingest_bytes, ingest_file
 from tether.ops.cite import resolve
 from tether.store.sqlite import SQLiteStore
@@ -75,7 +76,9 @@ def _released_passage_spans(text: str, *, max_chars: int, breaks: Sequence[int] 
 
 
 def _released_code_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sources, "passage_spans", _released_passage_spans)
+    # Released passages had no heading path: the released spans, as cuts without one.
+    monkeypatch.setattr(sources, "passage_spans", lambda text, **kw: [
+        Cut(s.start, s.end) for s in _released_passage_spans(text, **kw)])
     # The released line rule: an indented or short line always ended a sentence.
     monkeypatch.setattr(sentences, "_hyphenated", lambda text, end, nxt: False)
     monkeypatch.setattr(sentences, "_wraps",
