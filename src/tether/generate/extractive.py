@@ -96,8 +96,9 @@ def _is_content(sentence: str, framing: tuple[str, ...] = ()) -> bool:
 def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
     focus = read_focus(question.text)
     # A subject with a page of its own among the hits (bzip2(1)) is answered there,
-    # or under a heading naming it: zip's "when bzip2 compression is selected" is
-    # about zip.
+    # or by a sentence or under a heading naming it (zip's "The default compression
+    # level is -6." is about zip; the site notes' "The yard gate of the Harlow Bend
+    # site is painted green" is about Harlow Bend, whose manual is a page of its own).
     pages = {h.document.doc_id for h in hits if focus.subjects
              and all(mentions(h.document.title, s) for s in focus.subjects)}
     doc_rank: dict[str, int] = {}
@@ -137,7 +138,7 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
             if focus.exact and not named:
                 continue
             if pages and hit.passage.doc_id not in pages and not all(
-                    any(mentions(f, s) for f in framing) for s in focus.subjects):
+                    any(mentions(f, s) for f in (*framing, sentence)) for s in focus.subjects):
                 continue
             out.append(
                 _Sentence(sentence, hit.passage.passage_id,
