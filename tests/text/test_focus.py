@@ -30,6 +30,10 @@ from tether.text.focus import (
          ("child_process.exec",), ()),
         ("What is the default compression level of bzip2?", (), (), ("bzip2",), ()),
         ("What are the ownership rules in Rust?", (), (), (), ("Rust",)),
+        # A name of several capitalised words is one subject, not its first word.
+        ("What is the budget of Project Kestrel?", (), (), ("Project Kestrel",), ()),
+        ("What colour is the yard gate of the Harlow Bend site painted?", (), (),
+         ("Harlow Bend",), ()),
         ("How many non-matching lines are there?", (), (), (), ()),  # a word, not -matching
     ],
 )

@@ -141,7 +141,7 @@ def _subjects(
         owner = words[j][0].lower() if j >= 0 else ""
         # "in" qualifies as often as it owns ("in the final report"): only a name after it.
         if owner in ("of", "for"):
-            add(word)
+            add(_name_from(question, words, i))
         elif owner == "in" and word[0].isupper():
             add(word, scopes)
     for option in options:
@@ -152,6 +152,20 @@ def _subjects(
     for m in _POSSESSIVE.finditer(question):
         add(m.group(1))
     return tuple(dict.fromkeys(found)), tuple(dict.fromkeys(scopes))
+
+
+def _name_from(question: str, words: list[tuple[str, int]], i: int) -> str:
+    """The word at ``i``, or the whole name it opens: capitalised words joined by single
+    spaces ("the budget of *Project Kestrel*" is not about any project)."""
+    word, start = words[i]
+    end = start + len(word)
+    if not word[0].isupper():
+        return word
+    for nxt, at in words[i + 1 :]:
+        if at != end + 1 or question[end] != " " or not nxt[0].isupper():
+            break
+        end = at + len(nxt)
+    return question[start:end]
 
 
 def mentions(text: str, item: str) -> bool:
