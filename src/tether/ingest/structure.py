@@ -66,8 +66,10 @@ _ITEM_TERM = re.compile(
 # A line that is only an option or a few (``-v, --verbose``, ``--tool=<name>
 # [default: memcheck]``): the term of what follows it.
 # Tokens hold no space or comma and separators hold a space, so a line splits one way.
+# It starts a line (nothing but a newline before it): tried at every "-" of a long run such
+# as "1-1-1-" ending in "!", the token scan was retried from each and was quadratic.
 _OPTION_LINE = re.compile(
-    r"[ ]{0,3}--?[A-Za-z0-9][^\s,;]*(?:,?[ ]+[^\s,;]+){0,5},?(?<![.!?:])[ \t]*\Z")
+    r"(?<![^\n])[ ]{0,3}--?[A-Za-z0-9][^\s,;]*(?:,?[ ]+[^\s,;]+){0,5},?(?<![.!?:])[ \t]*\Z")
 # Two words outside a type signature: the item says something about its term.
 _SAYS = re.compile(r"(?:^|[\s>])[A-Za-z][\w'-]*[ \t\n]+[A-Za-z(`\d]")
 # A row starts a line (nothing but a newline before it): tried after each "|" of a long
