@@ -34,6 +34,8 @@ from tether.text.focus import (
         ("What is the budget of Project Kestrel?", (), (), ("Project Kestrel",), ()),
         ("What colour is the yard gate of the Harlow Bend site painted?", (), (),
          ("Harlow Bend",), ()),
+        ("What is the default keepAliveTimeout of a Node.js HTTP server?", (),
+         ("keepAliveTimeout",), ("Node.js",), ()),
         ("How many non-matching lines are there?", (), (), (), ()),  # a word, not -matching
     ],
 )

@@ -58,6 +58,7 @@ GENERIC = frozenset((
     "version", "file", "files", "level", "size", "rules", "rule", "way", "name",
 ))
 _NOT_SUBJECT = QUERY_STOPWORDS | GENERIC | frozenset(("does", "do", "did", "is", "are"))
+_TITLE_WORD = re.compile(r"[A-Z][a-z]+")
 _PRODUCT = re.compile(r"[A-Z][\w]*\.[a-z]{1,4}")
 _POSSESSIVE = re.compile(r"\b([A-Za-z][\w.+-]*[\w+])['’]s\b")
 
@@ -156,13 +157,14 @@ def _subjects(
 
 def _name_from(question: str, words: list[tuple[str, int]], i: int) -> str:
     """The word at ``i``, or the whole name it opens: capitalised words joined by single
-    spaces ("the budget of *Project Kestrel*" is not about any project)."""
+    spaces ("the budget of *Project Kestrel*" is not about any project). Acronyms and
+    product names are names of their own ("a Node.js HTTP server" is Node.js's)."""
     word, start = words[i]
     end = start + len(word)
-    if not word[0].isupper():
+    if not _TITLE_WORD.fullmatch(word):
         return word
     for nxt, at in words[i + 1 :]:
-        if at != end + 1 or question[end] != " " or not nxt[0].isupper():
+        if at != end + 1 or question[end] != " " or not _TITLE_WORD.fullmatch(nxt):
             break
         end = at + len(nxt)
     return question[start:end]
