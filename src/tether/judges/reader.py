@@ -35,7 +35,7 @@ from typing import Literal
 
 from ..config import Settings
 from ..errors import ConfigError
-from .base import Judge, Judgement
+from .base import Judge, Judgement, Label
 from .gguf import ReaderFailure, ReaderModel, load_model
 from .llm import premise_windows
 
@@ -202,7 +202,7 @@ class ReaderJudge(Judge):
             p, window = self.score(question, premise, text)
         except ReaderFailure as exc:
             return Judgement.failed(self.checker, str(exc), window=(0, len(premise)))
-        label = "entailment" if p >= self.thresholds.of(question) else "neutral"
+        label: Label = "entailment" if p >= self.thresholds.of(question) else "neutral"
         return Judgement(label, {"entailment": p, "neutral": 1.0 - p}, self.checker, window)
 
     def judge(self, premise: str, hypothesis: str) -> Judgement:

@@ -247,7 +247,8 @@ async def delete_document(
 
     def delete() -> bool:
         document = store.document(doc_id)
-        if readable(document, principals) and not may_write(store, document, principals):
+        if document is not None and readable(document, principals) and not may_write(
+                store, document, principals):
             raise Forbidden("you may read this document but not delete it: only its writers "
                             "may (whoever first uploaded it)")
         removed = remove_document(store, doc_id, by=by, reason=reason, principals=principals)
