@@ -19,11 +19,11 @@ from .config import Settings, default_db_location, load_settings
 from .generate import Generator, load_generator
 from .generate.llm import LLM_GENERATORS, settings_options
 from .guard.attribute import evidence_from_texts
-from .guard.citation import attribute_statements
+from .guard.citation import attribute_statements, judged
 from .ingest.sources import IngestResult, Metadata, ingest_file, iter_files
 from .judges import load_judge
 from .judges.base import Judge
-from .modes import ModesSpec
+from .modes import ModesSpec, resolve_modes
 from .ops.cite import Resolution, resolve, resolve_trace
 from .pipeline import Done, Event
 from .records import Answer, Citation
@@ -161,9 +161,13 @@ def verify_answer(
     answer: str | None = None,
     settings: Settings | None = None,
     modes: Mapping[str, str] | None = None,
+    judge: Judge | None = None,
 ) -> list[dict[str, Any]]:
     """The guard on its own: verdicts for ``sentences`` (or ``answer`` split into
     sentences) against free-standing ``passages`` (id → text).
+
+    With a ``judge`` (and the ``judge`` gate not ``off``) each verdict goes through it
+    as in ``ask``: by default it can only take support away.
 
     >>> verify_answer(passages={"a": "Water boils at 100 °C."},
     ...               sentences=["Water boils at 100 °C."])[0]["outcome"]
@@ -173,10 +177,13 @@ def verify_answer(
     items = list(sentences) if sentences is not None else split_sentences(answer or "")
     evidence = evidence_from_texts(passages)
     results = []
+    judge_mode = resolve_modes(settings.modes, modes)["judge"]
     for text in items:
-        verdict = attribute_statements(
-            text, evidence, settings=settings, hints=(), modes=modes
-        ).verdict
+        result = attribute_statements(text, evidence, settings=settings, hints=(), modes=modes)
+        if judge is not None and judge_mode != "off":
+            result, _ = judged(text, result, judge, mode=judge_mode,
+                               accept_paraphrase=settings.judge_accepts_paraphrase)
+        verdict = result.verdict
         quote = None
         if verdict.span and verdict.passage_id is not None and verdict.passage_id in passages:
             quote = passages[verdict.passage_id][verdict.span[0] : verdict.span[1]]

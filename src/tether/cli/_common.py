@@ -9,7 +9,7 @@ from typing import IO, Any, TypeVar
 
 import click
 
-from ..config import default_db_path, load_settings
+from ..config import Settings, default_db_path, load_settings
 from ..errors import InputError
 from ..facade import Tether
 from ..text.jsonin import loads_strict
@@ -44,9 +44,25 @@ def db_option(func: F) -> F:
     )(func)
 
 
-def open_tether(ctx: click.Context, db: str | None, *, create: bool = False) -> Tether:
-    settings = load_settings(ctx.obj.get("config") if ctx.obj else None)
-    return Tether(db, settings=settings, create=create)
+def judge_option(func: F) -> F:
+    return click.option(
+        "--judge", "judge", metavar="KIND:TARGET", default=None,
+        help="Model judge behind the lexical test: gguf:PATH (a local GGUF reader), "
+             "nli:DIR, openai:MODEL or anthropic:MODEL (default: $TETHER_JUDGE or the "
+             "judge setting).",
+    )(func)
+
+
+def command_settings(ctx: click.Context, *, judge: str | None = None) -> Settings:
+    """The settings file and environment, with what this command's options override."""
+    overrides = {} if judge is None else {"judge": judge}
+    return load_settings(ctx.obj.get("config") if ctx.obj else None, **overrides)
+
+
+def open_tether(
+    ctx: click.Context, db: str | None, *, create: bool = False, judge: str | None = None
+) -> Tether:
+    return Tether(db, settings=command_settings(ctx, judge=judge), create=create)
 
 
 def read_json_lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:

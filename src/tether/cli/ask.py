@@ -23,7 +23,15 @@ from ..pipeline import Done, Sentence
 from ..records import PUBLIC, Answer
 from ..retrieve.calibrate import note_once
 from ..retrieve.search import check_question
-from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
+from ._common import (
+    cli,
+    db_option,
+    judge_option,
+    open_input,
+    open_tether,
+    read_json_lines,
+    require,
+)
 from .render import TextStream, answer_json
 
 ANSWERED, REFUSED, GENERATOR_FAILED = 0, 1, 5  # 2: InputError, 3: StoreError
@@ -61,6 +69,7 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
 @click.option("--model", metavar="NAME", default=None, help="Model for an LLM generator.")
 @click.option("--timeout", type=float, metavar="SECONDS", default=None,
               help="Give up on a silent model server after this long.")
+@judge_option
 @click.option("--verbose", "-v", is_flag=True,
               help="Print every note (an uncalibrated probe threshold) on every call, "
                    "not only the first time for this store.")
@@ -77,6 +86,7 @@ def ask(
     base_url: str | None,
     model: str | None,
     timeout: float | None,
+    judge: str | None,
     verbose: bool,
 ) -> None:
     """Answer QUESTION from the store, citing the passage behind every sentence.
@@ -89,7 +99,7 @@ def ask(
     if (question is None) == (jsonl is None):
         raise click.UsageError("give either a QUESTION or --jsonl FILE")
     modes = parse_modes(mode)  # a bad --mode fails before anything is read
-    with open_tether(ctx, db) as tether:
+    with open_tether(ctx, db, judge=judge) as tether:
         gen = _generator(tether, generator_name, base_url=base_url, model=model, timeout=timeout)
         principals = _principals(as_)
         if jsonl is not None:

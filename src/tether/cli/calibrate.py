@@ -15,7 +15,15 @@ from ..facade import Tether
 from ..judges.reader import ReaderJudge
 from ..retrieve.calibrate import calibrate as run_calibration
 from ..retrieve.calibrate import describe, histogram, plot, save_calibration
-from ._common import cli, db_option, open_input, open_tether, read_json_lines, require
+from ._common import (
+    cli,
+    db_option,
+    judge_option,
+    open_input,
+    open_tether,
+    read_json_lines,
+    require,
+)
 
 
 @cli.command()
@@ -29,6 +37,7 @@ from ._common import cli, db_option, open_input, open_tether, read_json_lines, r
 @click.option("--as", "as_", multiple=True, metavar="PRINCIPAL",
               help="Calibrate on what these principals may read (repeatable).")
 @click.option("--dry-run", is_flag=True, help="Print the calibration without saving it.")
+@judge_option
 @click.pass_context
 def calibrate(
     ctx: click.Context,
@@ -38,6 +47,7 @@ def calibrate(
     max_false_refusal: float,
     as_: tuple[str, ...],
     dry_run: bool,
+    judge: str | None,
 ) -> None:
     """Calibrate the retrieval probe (and the reader) on LABELED.jsonl over the store.
 
@@ -50,7 +60,7 @@ def calibrate(
     """
     # Read and check every line before touching the store: bad input changes nothing.
     items, pairs = _read_lines(labeled)
-    with open_tether(ctx, db) as tether:
+    with open_tether(ctx, db, judge=judge) as tether:
         reader = _reader(tether, pairs)
         if items:
             _calibrate_probe(tether, items, principals=list(as_) or None, plot_path=plot_path,

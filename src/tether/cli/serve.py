@@ -9,7 +9,7 @@ import socket
 import click
 
 from ..errors import InputError, MissingExtra
-from ._common import cli, db_option, open_tether
+from ._common import cli, db_option, judge_option, open_tether
 
 
 def is_loopback(host: str) -> bool:
@@ -59,8 +59,11 @@ def _log_access() -> None:
               help="Port (0: any free port, printed on start).")
 @click.option("--access-log", is_flag=True,
               help="One line per request on stderr: method, path, status, ms, key name.")
+@judge_option
 @click.pass_context
-def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: bool) -> None:
+def serve(
+    ctx: click.Context, db: str | None, host: str, port: int, access_log: bool, judge: str | None
+) -> None:
     """Serve answers over HTTP: SSE streams, verify, resolve, documents, /metrics."""
     try:
         import uvicorn
@@ -70,7 +73,7 @@ def serve(ctx: click.Context, db: str | None, host: str, port: int, access_log: 
         from ..service.isolate import warm
     except ImportError as exc:
         raise MissingExtra("tether serve", "serve") from exc
-    with open_tether(ctx, db) as tether:
+    with open_tether(ctx, db, judge=judge) as tether:
         keys = tether.store.keys()
         if not keys and not is_loopback(host):
             raise InputError(

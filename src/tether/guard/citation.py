@@ -146,7 +146,7 @@ def _attribute_preferring_original(
     return other if _strength(other) > _strength(first) else first
 
 
-def _judged(
+def judged(
     text: str, result: Attribution, judge: Judge, *, mode: str, accept_paraphrase: bool
 ) -> tuple[Attribution, dict[str, str] | None]:
     """The model judge's say on a lexical verdict (``verify.judge.combine``).
@@ -198,7 +198,7 @@ def judge_draft(
         }
     judge_mode = (modes or {}).get("judge", "on")
     if judge is not None and judge_mode != "off":
-        result, note = _judged(
+        result, note = judged(
             text, result, judge, mode=judge_mode,
             accept_paraphrase=settings.judge_accepts_paraphrase,
         )
