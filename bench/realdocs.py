@@ -2,6 +2,7 @@
 
     python bench/realdocs.py [--man 120] [--golden bench/realdocs_golden.json]
                              [--no-demo] [--no-squad] [--json out.json] [--keep DIR]
+                             [--judge gguf:PATH [--judge-threads N]]
 
 The corpus is what a Debian machine has installed, copied (``.gz`` decompressed,
 man pages rendered) into a temporary folder and ingested through ``Tether.ingest``,
@@ -26,6 +27,10 @@ found per format, per-question results, answer accuracy, abstain recall, ingest
 MB/s, then the demo suite (``tether eval --suite demo``) and SQuAD "Normans"
 (``bench/squad_abstain.py``) in the same run, so "no worse than before" is checked
 beside the figures it guards.
+
+With ``--judge`` every question is asked a second time on the same store with that
+model judge (the reader, ``gguf:PATH``, default thresholds unless the store holds a
+calibration), and both sets of figures are printed with the p50/p95 ask time of each.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from tether.config import load_settings
 from tether.facade import Tether
 from tether.records import Answer
 
@@ -151,14 +157,17 @@ def _where(answer: Answer) -> str:
 def ask_all(tether: Tether, questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for q in questions:
+        started = time.perf_counter()
         answer = tether.ask(q["q"], record=False)
+        took = time.perf_counter() - started
         expect = q.get("expect")
         ok = answer.refused if expect is None else (
             not answer.refused and answered(expect, answer, every=q.get("all", False)))
         shown = " | ".join(s.text for s in answer.sentences)
         rows.append({"id": q["id"], "question": q["q"], "answerable": expect is not None,
                      "ok": ok, "refused": answer.refused, "shown": shown,
-                     "where": _where(answer), "reason": answer.refusal_reason or ""})
+                     "where": _where(answer), "reason": answer.refusal_reason or "",
+                     "seconds": round(took, 3)})
     return rows
 
 
@@ -184,6 +193,18 @@ def figures(rows: list[dict[str, Any]]) -> dict[str, float]:
     }
 
 
+def report(name: str, rows: list[dict[str, Any]]) -> dict[str, float]:
+    figs = figures(rows)
+    times = sorted(r["seconds"] for r in rows)
+    print(f"\n{name}: answer accuracy {figs['answer_accuracy']:.3f} "
+          f"({sum(r['ok'] for r in rows if r['answerable'])}/{figs['answerable']}), "
+          f"abstain recall {figs['abstain_recall']:.3f} "
+          f"({sum(r['ok'] for r in rows if not r['answerable'])}/{figs['unanswerable']}), "
+          f"abstain precision {figs['abstain_precision']:.3f}  (targets: 0.85, 0.85); "
+          f"ask p50 {times[len(times) // 2]:.2f} s, p95 {times[int(len(times) * 0.95)]:.2f} s")
+    return figs
+
+
 def _run_tail(command: list[str], keep: re.Pattern[str]) -> list[str]:
     out = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False,
                          cwd=HERE.parent)
@@ -199,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-squad", action="store_true")
     parser.add_argument("--json", type=Path, help="write per-question rows and figures here")
     parser.add_argument("--keep", type=Path, help="build the corpus and store here (reused)")
+    parser.add_argument("--judge", help="also ask with this model judge, e.g. gguf:PATH")
+    parser.add_argument("--judge-threads", type=int, default=2)
     args = parser.parse_args(argv)
     golden = json.loads(args.golden.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="tether-realdocs-") as tmp:
@@ -224,13 +247,21 @@ def main(argv: list[str] | None = None) -> int:
                       f"{size / 1e6:.1f} MB in {took:.1f} s: {size / 1e6 / took:.2f} MB/s; "
                       f"{tether.store.counts()['passages']} passages")
             rows = ask_all(tether, golden["questions"])
+        judged: list[dict[str, Any]] = []
+        if args.judge:
+            settings = load_settings(judge=args.judge, judge_threads=args.judge_threads,
+                                     judge_timeout=300.0)
+            with Tether(db, settings=settings) as reading:
+                started = time.perf_counter()
+                reading.judge()  # the load, timed apart from the asks
+                print(f"judge {args.judge} loaded in {time.perf_counter() - started:.1f} s")
+                judged = ask_all(reading, golden["questions"])
     print_rows(rows)
-    figs = figures(rows)
-    print(f"\nrealdocs: answer accuracy {figs['answer_accuracy']:.3f} "
-          f"({sum(r['ok'] for r in rows if r['answerable'])}/{figs['answerable']}), "
-          f"abstain recall {figs['abstain_recall']:.3f} "
-          f"({sum(r['ok'] for r in rows if not r['answerable'])}/{figs['unanswerable']}), "
-          f"abstain precision {figs['abstain_precision']:.3f}  (targets: 0.85, 0.85)")
+    figs = report("realdocs", rows)
+    if judged:
+        print(f"\nwith the judge {args.judge}:")
+        print_rows(judged)
+        report("realdocs + judge", judged)
     if not args.no_demo:
         print("\ndemo suite (tether eval --suite demo):")
         keep = re.compile(r"questions|answer accuracy|abstain (precision|recall)")
@@ -242,7 +273,10 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join("  " + line for line in
                         _run_tail([sys.executable, str(HERE / "squad_abstain.py")], keep)))
     if args.json:
-        args.json.write_text(json.dumps({"figures": figs, "rows": rows}, indent=1), "utf-8")
+        out = {"figures": figs, "rows": rows}
+        if judged:
+            out |= {"judge": args.judge, "judge_figures": figures(judged), "judge_rows": judged}
+        args.json.write_text(json.dumps(out, indent=1), "utf-8")
     return 0
 
 

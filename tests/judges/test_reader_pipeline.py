@@ -52,12 +52,41 @@ def test_the_reader_refuses_an_answer_it_does_not_read_as_one(tmp_path, model) -
     assert answer.trace["answer_judge"]["checker"].startswith("gguf:")
 
 
+class _Drafts:
+    """A generator that proposes the sentences it is given."""
+
+    name = "drafts"
+
+    def __init__(self, *texts: str) -> None:
+        self.texts = texts
+
+    def generate(self, question: str, hits: Sequence[Hit], *, steering: str | None = None
+                 ) -> Iterator[Draft]:
+        yield from (Draft(t) for t in self.texts)
+
+
+# Lexically supported, but not the passage's own sentence: the reader is asked.
+RESTATED = "Corvane, a clear solvent, boils at 71 °C."
+
+
 def test_the_reader_can_only_withhold_support_by_default(tmp_path, model) -> None:
     with _tether(tmp_path, model, "support:1,answers:0") as tether:
-        answer = tether.ask(QUESTION, record=False)
+        answer = tether.ask(QUESTION, generator=_Drafts(RESTATED), record=False)
     assert answer.refused and not answer.sentences
     reasons = [r for d in answer.dropped for r in d.verdict.reasons]
     assert any("downgraded from lexical 'supported'" in r for r in reasons)
+
+
+def test_a_passages_own_whole_sentence_is_not_sent_to_the_reader(tmp_path, model) -> None:
+    # support:1 would withhold anything the reader is asked about.
+    with _tether(tmp_path, model, "support:1,answers:0") as tether:
+        answer = tether.ask(QUESTION, record=False)  # the extractive generator quotes
+        part = tether.ask(QUESTION, generator=_Drafts("Corvane boils at 71"), record=False)
+    assert not answer.refused and answer.sentences
+    assert all(s.verdict.checker == "verbatim" for s in answer.sentences)
+    # A verbatim piece cut out of a sentence is still read.
+    assert part.refused
+    assert any("downgraded" in r for d in part.dropped for r in d.verdict.reasons)
 
 
 def test_a_shadow_judge_gate_only_notes_what_it_would_refuse(tmp_path, model) -> None:

@@ -146,6 +146,21 @@ def _attribute_preferring_original(
     return other if _strength(other) > _strength(first) else first
 
 
+_CLOSING = " \t\n.!?;:…\"'’”)]"
+
+
+def quotes_whole_sentences(text: str, span: tuple[int, int]) -> bool:
+    """``text[span]`` runs from a sentence start of ``text`` to a sentence end (closing
+    punctuation aside), so it cannot have dropped a qualifier of the sentence it is in."""
+    sentences = sentence_spans(text)
+    starts = {s.start for s in sentences}
+    ends = {s.end for s in sentences}
+    start = span[0] + len(text[span[0] : span[1]]) - len(text[span[0] : span[1]].lstrip())
+    return start in starts and any(
+        end >= span[1] and not text[span[1] : end].strip(_CLOSING) for end in ends
+    )
+
+
 def judged(
     text: str, result: Attribution, judge: Judge, *, mode: str, accept_paraphrase: bool
 ) -> tuple[Attribution, dict[str, str] | None]:
@@ -157,6 +172,8 @@ def judged(
     verdict, unit = result.verdict, result.evidence
     if unit is None or (verdict.outcome != "supported" and not accept_paraphrase):
         return result, None
+    if verdict.checker == "verbatim" and verdict.span and quotes_whole_sentences(unit.text, verdict.span):
+        return result, None  # a passage states its own whole sentences: nothing to read (ADR 0029)
     judgement = judge.judge(unit.text, text)
     final, reason = combine(verdict.outcome, judgement, accept_paraphrase=accept_paraphrase)
     if reason is None:
