@@ -6,6 +6,8 @@
 ...     print(t.ask("What is the flash point of acetone?").sentences)
 """
 
+from typing import TYPE_CHECKING
+
 from .config import Settings, load_settings
 from .errors import (
     AccessDenied,
@@ -20,9 +22,7 @@ from .errors import (
     TetherError,
     UnsupportedInput,
 )
-from .facade import Event, Tether, verify_answer
 from .ingest.sources import IngestResult, Metadata
-from .ops.cite import Resolution, resolve
 from .records import (
     Answer,
     AnswerSentence,
@@ -37,6 +37,10 @@ from .records import (
     Version,
     to_json,
 )
+
+if TYPE_CHECKING:  # imported on first use (``__getattr__`` below)
+    from .facade import Event, Tether, verify_answer
+    from .ops.cite import Resolution, resolve
 
 __all__ = [
     "AccessDenied",
@@ -72,3 +76,19 @@ __all__ = [
     "to_json",
     "verify_answer",
 ]
+
+# The facade (and the whole pipeline under it) is imported on first use, not with
+# the package: ingest's worker processes import ``tether.ingest`` and need none of
+# it (it was most of a worker's start-up, issue 20).
+_LAZY = {"Event": ".facade", "Tether": ".facade", "verify_answer": ".facade",
+         "Resolution": ".ops.cite", "resolve": ".ops.cite"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
