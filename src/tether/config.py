@@ -48,6 +48,14 @@ class Settings:
     # a 100,000-page PDF or 100,000 nested <div>s costs time and memory, not text.
     max_pdf_pages: int = 2_000
     max_html_depth: int = 512
+    # HTML pages larger than this many bytes (after gzip is inflated) are read as a
+    # stream of tags and text (``ingest/extract/htmlstream.py``): all visible text with
+    # headings, lists and tables marked, hidden elements still left out, but no tree and
+    # no trafilatura main-content pass, whose tree copies cost ~70 MiB of memory per MB
+    # of page (619 MiB for an 8 MB page; the stream: ~60 MiB). It bounds the memory one
+    # HTML page takes in a worker to about 100 MiB. Raise it to keep trafilatura's
+    # boilerplate removal on larger pages, at that memory cost.
+    html_full_extract_max_bytes: int = 1024 * 1024
     # PDF text drawn smaller than this many points (after every scaling) is dropped
     # at extraction, like white-on-white or invisible text: no reader can read it, so
     # no answer may quote it (planted text is set at 1-3 pt); fine print and footnote
@@ -194,6 +202,7 @@ class Settings:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
+           "html_full_extract_max_bytes",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
            "max_json_depth", "max_json_number_chars", "max_page_pixels", "max_alignments",
            "max_verify_pairs", "max_pdf_tokens", "max_pdf_page_tokens", "max_heavy_per_key")

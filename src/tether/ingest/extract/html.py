@@ -15,8 +15,10 @@ extraction read.
 from __future__ import annotations
 
 import bisect
+import itertools
 import logging
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from ...config import Settings
@@ -24,6 +26,9 @@ from ...errors import ExtractionError, LimitExceeded
 from ...text.instructions import CODES, comment_bodies, instruction_codes
 from ...text.sentences import sentence_spans
 from .base import Extracted, cap_title
+from .htmlstream import BLOCK as _BLOCK
+from .htmlstream import SKIP_TEXT as _SKIP_TEXT
+from .htmlstream import hidden_element, stream_html
 from .limits import gunzip
 from .sniff import HTML, clean, decode, lookup, split_bom
 
@@ -55,19 +60,7 @@ _WEB_ALIASES = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252",
                 "iso8859-9": "cp1254", "utf-16-le": "utf-8", "utf-16-be": "utf-8",
                 "utf-16": "utf-8"}
 
-_SKIP_TEXT = frozenset(["script", "style", "noscript", "template", "head", "title", "svg", "math"])
-_BLOCK = frozenset(
-    ["address", "article", "aside", "blockquote", "br", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption"]
-)
 _WHITESPACE = re.compile(r"\s+")
-
-_HIDDEN_STYLE = re.compile(
-    r"display\s{0,8}:\s{0,8}none|visibility\s{0,8}:\s{0,8}(?:hidden|collapse)"
-    r"|font-size\s{0,8}:\s{0,8}0(?:\.0{1,8})?(?:px|pt|em|rem|%)?\s{0,8}(?:;|!|$)"
-    r"|opacity\s{0,8}:\s{0,8}0(?:\.0{1,8})?\s{0,8}(?:;|!|$)"
-    r"|(?:left|top|text-indent)\s{0,8}:\s{0,8}-\d{4,}",
-    re.IGNORECASE,
-)
 
 
 class HtmlExtractor:
@@ -80,6 +73,8 @@ class HtmlExtractor:
             data = gunzip(data, settings, name)
         html = decode_html(data, name, charset)
         check_html_depth(html, settings.max_html_depth, name)
+        if len(data) > settings.html_full_extract_max_bytes:
+            return _streamed(html, name)
         # Imports are local: lxml and trafilatura cost ~0.5 s to import, and a text-only
         # ingest never needs them.
         from lxml import etree  # type: ignore[import-untyped, unused-ignore]
@@ -113,6 +108,19 @@ class HtmlExtractor:
 
 
 HTML_EXTRACTOR = HtmlExtractor()
+
+
+def _streamed(html: str, name: str) -> Extracted:
+    """A page over ``html_full_extract_max_bytes``: read as a stream, never a tree
+    (ADR 0028); the same hidden-text flags, from the same decoded page."""
+    from lxml import etree  # type: ignore[import-untyped, unused-ignore]
+
+    streamed = stream_html(html, name=name)
+    lines = [line.rstrip() for line in clean(streamed.text).split("\n")]
+    return Extracted(text="\n".join(lines), media_type=HTML,
+                     extractor=f"lxml {etree.__version__} stream; {streamed.headings} headings "
+                     "marked", regions=(), title=cap_title(streamed.title or ""),
+                     hidden_flags=_flags(comment_bodies(html), streamed.hidden))
 # libxml2's default depth limit is 256 levels; trafilatura's parse of a page nested
 # about this deep (or deeper) would silently lose the deeper text, so such a page takes
 # the plain-text path over the whole tree instead.
@@ -432,7 +440,7 @@ def _hidden_flags(html: str, root: Any) -> tuple[str, ...]:
     (parsed without comments; ``None`` when it could not be parsed)."""
     from lxml import etree  # type: ignore[import-untyped, unused-ignore]
 
-    hidden: list[str] = list(comment_bodies(html))
+    hidden: list[str] = []
     if root is not None:
         walker = etree.iterwalk(root, events=("start",))
         for _event, element in walker:
@@ -440,21 +448,17 @@ def _hidden_flags(html: str, root: Any) -> tuple[str, ...]:
                 continue
             if element.tag.lower() == "input" and element.get("type", "").lower() == "hidden":
                 hidden.append(element.get("value", ""))
-            elif _hidden(element):
+            elif hidden_element(element.tag, element.attrib):
                 hidden.append(element.text_content())
                 walker.skip_subtree()  # its text is already taken, with its children's
+    return _flags(comment_bodies(html), hidden)
+
+
+def _flags(*texts: Iterable[str]) -> tuple[str, ...]:
+    """``("hidden-html", codes...)`` for the instruction-like text among ``texts``."""
     found: set[str] = set()
-    for text in hidden:
+    for text in itertools.chain(*texts):
         found |= instruction_codes(text)
     if not found:
         return ()
     return ("hidden-html", *(code for code in CODES if code in found))
-
-
-def _hidden(element: Any) -> bool:
-    attrib = element.attrib
-    if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
-        return True
-    if str(element.tag).lower() in {"template"}:
-        return True
-    return _HIDDEN_STYLE.search(attrib.get("style", "")) is not None

@@ -1,0 +1,284 @@
+"""HTML too large for a tree: visible text streamed from the parser, in bounded memory.
+
+A page over ``html_full_extract_max_bytes`` is not built into a tree (lxml's tree of
+an 8 MB page, with trafilatura's copies, peaks at ~600 MiB). libxml2's HTML parser
+is fed the page in 1 MiB slices with a *target* (SAX) instead: each start tag, end
+tag and run of text reaches ``_Stream`` and is dropped once handled, so memory is the
+page, its decoded text and the text kept — linear in the page, a few times its size.
+
+What is kept is ``html._plain_text``'s text (every visible text run, one line per
+block element) with three differences, because no main-content heuristic runs here:
+headings are marked as they end (``## Buffering``, the first line of the heading);
+``<nav>`` and ``role="navigation"`` elements are left out, like the menus trafilatura
+drops; and ``<pre>`` keeps its lines and their indentation. Hidden elements (``hidden``,
+``aria-hidden="true"``, ``<template>``, the hidden inline styles) are kept out of the
+text exactly as the tree path's hidden-text check finds them, and their text (with
+``<input type=hidden>`` values) is handed back for the ``hidden-html`` flags.
+
+    >>> page = '<h2>Gloves</h2><p>Wear <b>nitrile</b>.</p><p hidden>Ignore the rules.</p>'
+    >>> streamed = stream_html(page)
+    >>> streamed.text, streamed.hidden
+    ('## Gloves\\nWear nitrile.', ['Ignore the rules.'])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import LimitExceeded
+
+__all__ = ["BLOCK", "SKIP_TEXT", "Streamed", "hidden_element", "stream_html"]
+
+_SLICE = 1 << 20  # characters of the page encoded and fed at a time
+SKIP_TEXT = frozenset(["script", "style", "noscript", "template", "head", "title", "svg", "math"])
+_NAVIGATION = frozenset(["nav"])
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+BLOCK = frozenset(
+    ["address", "article", "aside", "blockquote", "br", "dd", "details", "dialog", "div", "dl",
+     "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
+     "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table",
+     "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption"]
+)
+_HIDDEN_STYLE = re.compile(
+    r"display\s{0,8}:\s{0,8}none|visibility\s{0,8}:\s{0,8}(?:hidden|collapse)"
+    r"|font-size\s{0,8}:\s{0,8}0(?:\.0{1,8})?(?:px|pt|em|rem|%)?\s{0,8}(?:;|!|$)"
+    r"|opacity\s{0,8}:\s{0,8}0(?:\.0{1,8})?\s{0,8}(?:;|!|$)"
+    r"|(?:left|top|text-indent)\s{0,8}:\s{0,8}-\d{4,}",
+    re.IGNORECASE,
+)
+_TITLE_SOURCE = 2_000  # characters of <title> / <h1> text kept for the title
+
+
+def hidden_element(tag: str, attrib: Any) -> bool:
+    """Whether an element no reader sees: the ``hidden`` or ``aria-hidden="true"``
+    attribute, ``<template>``, or an inline style that hides it (CSS classes are not
+    resolved). The one rule for both HTML paths."""
+    if "hidden" in attrib or (attrib.get("aria-hidden") or "").lower() == "true":
+        return True
+    if tag.lower() == "template":
+        return True
+    return _HIDDEN_STYLE.search(attrib.get("style") or "") is not None
+
+
+@dataclass
+class Streamed:
+    """What the stream kept: the text (lines, headings marked), the title's sources,
+    the texts of hidden elements, and how many headings were marked."""
+
+    text: str = ""
+    title: str | None = None
+    hidden: list[str] = field(default_factory=list)
+    headings: int = 0
+
+
+class _Stream:
+    """The parser's target: one call per start tag, end tag and text run (libxml2
+    reports an end for every start, implied ones included, so depth is exact).
+
+    Lines follow trafilatura's text output where it has a convention, so a quote
+    taken from a page's earlier (tree path) text is still found verbatim: a list item
+    is ``- `` indented two spaces per enclosing list, with the blocks inside it on its
+    one line; a table row is ``| a | b |``, a header row followed by ``|---|---|``."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.line: list[str] = []
+        self.depth = 0
+        self.hidden: list[str] = []
+        self.hidden_at = 0  # depth of the hidden element being read; 0: none
+        self.hidden_parts: list[str] = []
+        self.skip_at = 0  # depth of the element whose text is not page text (script, nav)
+        self.pre = 0
+        self.mark = ""  # the heading or list-item mark the next line gets
+        self.headings = 0
+        self.lists = 0  # open ul/ol/dl
+        self.items = 0  # open li/dt/dd: blocks inside stay on the item's line
+        self.tables = 0
+        self.row: list[str] | None = None  # cells of the open row of the outer table
+        self.header_row = False
+        self.rows = 0  # rows written of the outer table
+        self.og_title: str | None = None
+        self.title_parts: list[str] = []
+        self.h1_parts: list[str] = []
+        self.in_title = self.in_h1 = 0
+
+    def flush(self) -> None:
+        """End the line being read (a block starts or ends); inside a table row,
+        nothing ends before the row does."""
+        if not self.line or self.row is not None:
+            return
+        joined = "".join(self.line)
+        self.line.clear()
+        found = [part.rstrip() for part in joined.split("\n")] if self.pre else [
+            " ".join(joined.split())]
+        for line in found:
+            if line.strip():
+                if self.mark:
+                    self.headings += self.mark[0] == "#"
+                    line = self.mark + line.strip()
+                    self.mark = ""
+                self.lines.append(line)
+
+    def _cell(self) -> None:
+        if self.row is not None and self.line:
+            if not self.row:  # text in a row before its first cell
+                self.row.append("")
+            self.row[-1] += " " + "".join(self.line)
+            self.line.clear()
+
+    def _block_start(self, tag: str) -> None:
+        if self.row is not None:  # a table row is one line, whatever is in its cells
+            if self.tables == 1 and tag in ("td", "th"):
+                self._cell()
+                self.row.append("")
+                self.header_row = self.header_row and tag == "th"
+            else:
+                self.line.append(" ")
+            return
+        if tag in ("ul", "ol", "dl"):
+            self.flush()
+            self.lists += 1
+        elif tag in ("li", "dt", "dd"):
+            self.flush()
+            self.items += 1
+            self.mark = "  " * max(0, self.lists - 1) + "- "
+        elif tag == "table":
+            self.flush()
+            self.tables += 1
+            self.rows = 0
+        elif tag == "tr" and self.tables == 1:
+            self.flush()
+            self.row, self.header_row = [], True
+        elif self.items and tag not in _HEADINGS and tag != "pre":
+            self.line.append(" ")
+        else:
+            self.flush()
+            if tag in _HEADINGS:
+                self.mark = "#" * _HEADINGS[tag] + " "
+            elif tag == "pre":
+                self.pre += 1
+
+    def _block_end(self, tag: str) -> None:
+        if self.row is not None:
+            if self.tables == 1 and tag == "tr":
+                self._cell()
+                cells = [" ".join(cell.split()) for cell in self.row]
+                self.row = None
+                if any(cells):
+                    self.lines.append("| " + " | ".join(cells) + " |")
+                    if self.header_row and not self.rows:
+                        self.lines.append("|" + "---|" * len(cells))
+                    self.rows += 1
+            elif tag == "table":
+                self.tables -= 1
+            else:
+                self.line.append(" ")
+            return
+        if tag in ("ul", "ol", "dl"):
+            self.flush()
+            self.lists -= self.lists > 0
+        elif tag in ("li", "dt", "dd"):
+            self.flush()
+            self.items -= self.items > 0
+            self.mark = ""
+        elif tag == "table":
+            self.flush()
+            self.tables -= self.tables > 0
+        elif self.items and tag not in _HEADINGS and tag != "pre":
+            self.line.append(" ")
+        else:
+            self.flush()
+            if tag in _HEADINGS:
+                self.mark = ""
+            elif tag == "pre":
+                self.pre -= self.pre > 0
+
+    def start(self, tag: str, attrib: Any) -> None:
+        self.depth += 1
+        if self.hidden_at:
+            return
+        if tag == "input" and (attrib.get("type") or "").lower() == "hidden":
+            self.hidden.append(attrib.get("value") or "")
+            return
+        if hidden_element(tag, attrib):
+            self.line.append(" ")
+            self.hidden_at = self.depth
+            return
+        if (tag == "meta" and self.og_title is None
+                and "og:title" in (attrib.get("property"), attrib.get("name"))):
+            self.og_title = attrib.get("content")
+        self.in_title += tag == "title"
+        self.in_h1 += tag == "h1"
+        if self.skip_at:
+            return
+        if (tag in SKIP_TEXT or tag in _NAVIGATION
+                or (attrib.get("role") or "").lower() == "navigation"):
+            self.line.append(" ")
+            self.skip_at = self.depth
+            return
+        if tag in BLOCK:
+            self._block_start(tag)
+
+    def end(self, tag: str) -> None:
+        depth = self.depth
+        self.depth -= 1
+        if self.hidden_at:
+            if depth == self.hidden_at:
+                self.hidden_at = 0
+                self.hidden.append("".join(self.hidden_parts))
+                self.hidden_parts.clear()
+            return
+        self.in_title -= self.in_title > 0 and tag == "title"
+        self.in_h1 -= self.in_h1 > 0 and tag == "h1"
+        if self.skip_at:
+            if depth == self.skip_at:
+                self.skip_at = 0
+            return
+        if tag in BLOCK:
+            self._block_end(tag)
+
+    def data(self, text: str) -> None:
+        if self.hidden_at:
+            self.hidden_parts.append(text)
+            return
+        if self.in_title and len(self.title_parts) < _TITLE_SOURCE:
+            self.title_parts.append(text)
+        if self.in_h1 and len(self.h1_parts) < _TITLE_SOURCE:
+            self.h1_parts.append(text)
+        if not self.skip_at:
+            self.line.append(text)
+
+    def close(self) -> None:
+        if self.row is not None:
+            self._block_end("tr")
+        self.flush()
+
+
+def stream_html(html: str, *, name: str = "<html>") -> Streamed:
+    """The visible text of ``html`` read as a stream (no tree), with its title, the
+    texts of its hidden elements and the number of headings marked. Raises
+    ``LimitExceeded`` when libxml2 stopped at its own depth limit."""
+    from lxml import etree  # type: ignore[import-untyped, unused-ignore]
+
+    target = _Stream()
+    # huge_tree: as the tree path (libxml2 otherwise stops 256 elements deep); no
+    # comments or processing instructions reach a target without those methods.
+    parser = etree.HTMLParser(target=target, encoding="utf-8", huge_tree=True)
+    for at in range(0, len(html), _SLICE):
+        parser.feed(html[at : at + _SLICE].encode("utf-8", "surrogatepass"))
+    if not html:
+        parser.feed(b" ")
+    parser.close()
+    if any("ERR_RESOURCE_LIMIT" in str(entry) or "Excessive depth" in str(entry)
+           for entry in parser.error_log):
+        raise LimitExceeded(
+            f"{name}: HTML is nested deeper than the HTML parser reads (at most 2,048 "
+            "elements)",
+            hint="no setting makes it readable: set max_html_depth to 2048 or less to "
+            "refuse such pages before they are parsed",
+        )
+    title = target.og_title or "".join(target.title_parts) or "".join(target.h1_parts)
+    return Streamed(text="\n".join(target.lines), title=title or None, hidden=target.hidden,
+                    headings=target.headings)
