@@ -4,7 +4,8 @@ The parent plans every file (a file the store's record says is unchanged is done
 its ``stat`` alone), hands the rest to a pool of ``workers`` processes that read,
 extract, detect and segment them (``sources.prepare_file``: no store in there), and
 writes each document itself, in its own transaction, in the order the files were
-given. At most ``2 × workers`` prepared files wait for the writer, so memory is
+given; while more prepared files are waiting, their transactions are savepoints of
+one batch that commits them together (``_write``, docs/adr/0027). At most ``2 × workers`` prepared files wait for the writer, so memory is
 bounded by the worker count and the per-file limits (``max_file_bytes``,
 ``max_text_chars``), not by the folder. A file that fails leaves nothing of itself
 and the others go on.
@@ -18,9 +19,11 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 
 from ..config import Settings
@@ -71,12 +74,54 @@ def ingest_files(
                 done(path, planned, max(0, _size(path)))
         else:
             jobs.append((n, planned))
-    for n, prepared in _prepared(jobs, settings, workers):
-        result = write_prepared(store, prepared)
-        results[n] = result
-        if done is not None:
-            done(prepared.job.path, result, max(0, prepared.job.size))
+    _write(store, _prepared(jobs, settings, workers), results, done)
     return [r for r in results if r is not None]
+
+
+# A batch of writes (one commit) ends when no prepared file is waiting, or at this
+# many files or seconds: other writers of the store wait no longer than that for its
+# lock, and the progress bar moves at least this often.
+_BATCH_FILES = 64
+_BATCH_S = 0.25
+
+
+def _write(
+    store: Store,
+    prepared: Iterator[tuple[int, Prepared, bool]],
+    results: list[IngestResult | None],
+    done: Done | None,
+) -> None:
+    """The one writer: each document in its own transaction, or, while further
+    prepared files are already waiting, in a savepoint of a batch that commits them
+    together (a store with ``batch``: SQLite). The write lock is never held while
+    waiting for a worker. ``done`` hears of each file once its write is committed."""
+    opener = getattr(store, "batch", None)
+    written: list[tuple[Path, IngestResult, int]] = []
+    batch = ExitStack()
+    opened = -1.0
+    try:
+        for n, item, more in prepared:
+            if opener is not None and more and opened < 0:
+                batch.enter_context(opener())
+                opened = time.monotonic()
+            result = write_prepared(store, item)
+            results[n] = result
+            written.append((item.job.path, result, max(0, item.job.size)))
+            if opened < 0 or not more or len(written) >= _BATCH_FILES or (
+                    time.monotonic() - opened >= _BATCH_S):
+                batch.close()  # commits
+                opened = -1.0
+                _heard(done, written)
+    finally:
+        batch.close()  # what completed before a failure is kept, as it was per file
+        _heard(done, written)
+
+
+def _heard(done: Done | None, written: list[tuple[Path, IngestResult, int]]) -> None:
+    if done is not None:
+        for path, result, size in written:
+            done(path, result, size)
+    written.clear()
 
 
 def _size(path: Path) -> int:
@@ -88,12 +133,14 @@ def _size(path: Path) -> int:
 
 def _prepared(
     jobs: list[tuple[int, FileJob]], settings: Settings, workers: int
-) -> Iterator[tuple[int, Prepared]]:
-    """Each job prepared, in order: in this process for one job or one worker (a pool
-    costs more to start than one file takes), else in a pool with a bounded queue."""
+) -> Iterator[tuple[int, Prepared, bool]]:
+    """Each job prepared, in order, and whether the next one is ready already: in
+    this process for one job or one worker (a pool costs more to start than one file
+    takes; the next file is never ready, it is yet to be prepared here), else in a
+    pool with a bounded queue."""
     if len(jobs) <= 1 or workers <= 1:
         for n, job in jobs:
-            yield n, prepare_file(job, settings=settings)
+            yield n, prepare_file(job, settings=settings), False
         return
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context(),
                              initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
@@ -106,14 +153,14 @@ def _prepared(
         # While the workers start (an interpreter each), this process prepares the
         # first file itself, so the first write is not later than without a pool.
         first, job = jobs[0]
-        yield first, prepare_file(job, settings=settings)
+        yield first, prepare_file(job, settings=settings), False
         while waiting:
             n, future = waiting.popleft()
             prepared = future.result()
             for m, job in queue:  # keep the workers busy while this one is written
                 waiting.append((m, pool.submit(prepare_file, job, settings=settings)))
                 break
-            yield n, prepared
+            yield n, prepared, bool(waiting) and waiting[0][1].done()
 
 
 def _die_with_parent(parent: int) -> None:

@@ -1,7 +1,8 @@
 """Embedded store: one SQLite file in WAL mode with an FTS5 BM25 index over passages.
 
-Each document write is one ``BEGIN IMMEDIATE`` transaction, so a failure or a kill
-mid-way leaves nothing of that document half-written or retrievable. Only passages
+Each document write is one ``BEGIN IMMEDIATE`` transaction (or one savepoint of a
+``batch`` that commits several), so a failure or a kill mid-way leaves nothing of
+that document half-written or retrievable. Only passages
 of a document's current version are indexed; older versions keep their text so
 stored citations still resolve. What this module holds is what only SQLite does:
 the file, its locks, the FTS5 index and BM25 ranking; the rest is ``sql_documents``
@@ -106,6 +107,7 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
                 raise _busy(self.path) from exc
             raise StoreError(f"cannot open store {self.path}: {exc}") from exc
         self._lock = threading.RLock()
+        self._batched = False  # inside ``batch``: transactions are savepoints
 
     def _migrate(self) -> None:
         """Bring the file up to date: every migration, in one transaction (each
@@ -140,8 +142,14 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
 
     @contextmanager
     def transaction(self, *, lock: str | None = None) -> Iterator[sqlite3.Connection]:
-        """One write transaction; ``lock`` is moot here (SQLite has one write lock)."""
+        """One write transaction; ``lock`` is moot here (SQLite has one write lock).
+
+        Inside ``batch`` it is a savepoint of the batch's transaction: a failure
+        undoes only its own writes."""
         with self._lock:
+            if self._batched:
+                yield from self._savepoint()
+                return
             try:
                 self._db.execute("BEGIN IMMEDIATE")  # retried while busy (store.busy)
             except sqlite3.OperationalError as exc:
@@ -155,6 +163,51 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
                 raise
             else:
                 self._db.execute("COMMIT")
+
+    def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("SAVEPOINT one_write")
+        try:
+            yield self._db
+        except BaseException:
+            if self._db.in_transaction:  # SQLite may have rolled the batch back itself
+                self._db.execute("ROLLBACK TO one_write")
+                self._db.execute("RELEASE one_write")
+            raise
+        else:
+            self._db.execute("RELEASE one_write")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Several write transactions committed as one (ingest's writer, while more
+        prepared documents are ready): each ``transaction`` inside is a savepoint, so a
+        failed one leaves nothing of itself and the others stay; the batch commits on
+        leaving, even by an exception (what completed is kept, as separate commits
+        would have kept it). A kill before the commit loses the whole batch and
+        nothing else, so each document is still whole or absent. One commit instead
+        of one per document: most of a small document's write cost was its commit
+        (FTS5 flushes a segment at each)."""
+        with self._lock:
+            if self._batched:  # already in one: this is part of it
+                yield
+                return
+            try:
+                self._db.execute("BEGIN IMMEDIATE")  # retried while busy (store.busy)
+            except sqlite3.OperationalError as exc:
+                if is_busy(exc):
+                    raise _busy(self.path) from exc
+                raise
+            self._batched = True
+            try:
+                yield
+            finally:
+                self._batched = False
+                if self._db.in_transaction:
+                    try:
+                        self._db.execute("COMMIT")
+                    except BaseException:
+                        if self._db.in_transaction:
+                            self._db.execute("ROLLBACK")
+                        raise
 
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:

@@ -1,0 +1,381 @@
+"""The structure of a version's text: blocks of whole lines, each with its heading path.
+
+One pass over the lines, in linear time, reading the structure the text itself shows
+(the stored text is never changed, so citations stay ranges of it):
+
+- a man page rendered to text (``GREP(1)  User Commands  GREP(1)``): its name is the
+  root of every path, ALL-CAPS lines at the margin are sections, short lines indented
+  a little are subsections, and an option line (``-v, --invert-match``) with the lines
+  indented under it is one ``term`` block whose path ends with the option. Lines of
+  the SYNOPSIS section are ``synopsis`` blocks: usage, not statements.
+- Markdown (and HTML, whose extraction marks headings the Markdown way): ATX and
+  setext headings, fenced code (one ``code`` block), list items with their
+  continuation lines (``item``), table rows under their header row (``row``, the
+  header ending the path), front matter (``meta``).
+- plain text: ALL-CAPS and underlined headings, and the same indented term blocks.
+
+    >>> [(b.kind, b.heading) for b in outline("# Gloves\\nWear nitrile.\\n- one\\n- two",
+    ...                                       markdown=True)]
+    [('heading', ('Gloves',)), ('prose', ('Gloves',)), ('item', ('Gloves',)), ('item', ('Gloves',))]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["USAGE_SECTIONS", "Block", "is_usage", "man_name", "outline"]
+
+# Kinds of blocks: what segmentation and the answer stages may make of them.
+# "synopsis" and "meta" are never statements; "heading" lines open a path.
+Kind = str
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Whole lines ``text[start:end]`` (no trailing newline) of one unit."""
+
+    start: int
+    end: int
+    kind: Kind  # heading | prose | term | item | row | code | synopsis | meta | furniture
+    heading: tuple[str, ...]
+
+
+# Sections whose lines are usage patterns, not statements (man(7) and common READMEs).
+USAGE_SECTIONS = frozenset({"SYNOPSIS", "USAGE", "SYNTAX"})
+
+# A header line ("GREP(1)  General Commands Manual  GREP(1)"): a name, its section, the
+# title, the name again. Bounded: it is only tried on the first filled line, and a name
+# or a title longer than a man page's width is no header (unbounded, the name and the
+# backreference made a scan quadratic on a long run of digits).
+_MAN_HEADER = re.compile(r"([^\s()]{1,64})\((\w{1,8})\)\s.{0,400}\S\s+\1\(\2\)\s*")
+_CAPS = re.compile(r"[A-Z][A-Z0-9 _,/&().'+-]{0,58}")
+# Every pattern is matched at a line start and runs in time linear in the line. A leading
+# run of blanks is taken only where no blank precedes it (always true at a line start):
+# tried at every blank of a long run, it made a scan quadratic.
+_ATX = re.compile(r"[ ]{0,3}(#{1,6})[ \t]+")
+_SETEXT = re.compile(r"[ ]{0,3}(=+|-+)[ \t]*")
+_FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+_ITEM = re.compile(r"(?<![ \t])[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+\S")
+# An item that names what it is about, as API references write option lists:
+# ``- highWaterMark <number> …`` (Node.js), ``- `name`: …``.
+_ITEM_TERM = re.compile(
+    r"(?<![ \t])[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?:([\w$][\w.$\[\]()-]{0,59})(?=[ \t]+<\w)"
+    r"|`([^`\n]{1,60})`(?=:?[ \t]))"
+)
+# A line that is only an option or a few (``-v, --verbose``, ``--tool=<name>
+# [default: memcheck]``): the term of what follows it.
+# Tokens hold no space or comma and separators hold a space, so a line splits one way.
+# It starts a line (nothing but a newline before it): tried at every "-" of a long run such
+# as "1-1-1-" ending in "!", the token scan was retried from each and was quadratic.
+_OPTION_LINE = re.compile(
+    r"(?<![^\n])[ ]{0,3}--?[A-Za-z0-9][^\s,;]*(?:,?[ ]+[^\s,;]+){0,5},?(?<![.!?:])[ \t]*\Z")
+# Two words outside a type signature: the item says something about its term.
+_SAYS = re.compile(r"(?:^|[\s>])[A-Za-z][\w'-]*[ \t\n]+[A-Za-z(`\d]")
+# A row starts a line (nothing but a newline before it): tried after each "|" of a long
+# run of them, ".*\|" rescanned the rest of the line.
+_ROW = re.compile(r"(?<![^\n])[ \t]*\|.*\|[ \t]*\Z")
+_STRUCTURAL = re.compile("|".join(
+    p.pattern for p in (_ATX, _FENCE, _ITEM, _ROW, _OPTION_LINE)))
+# A Markdown table's rule line, matched on the stripped line. Spaces are taken only after
+# a "|" or before one, never in two optional runs side by side (that backtracked
+# quadratically on a long run of blanks).
+_RULE = re.compile(r"(?:\|[ \t]*)?:?-{2,}:?(?:[ \t]*\|[ \t]*:?-{2,}:?)*(?:[ \t]*\|)?")
+# A hanging tag: the term, then a run of two or more spaces, then its description. The
+# gap is searched for after the term's first character (see _hanging_term); a lazy
+# "term, then look ahead for the gap" pattern rescanned the line from every position.
+_GAP = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
+_PATH_CHARS = 120
+
+
+def is_usage(heading: tuple[str, ...] | list[str]) -> bool:
+    """Whether a heading path lies in a usage section (a man page's SYNOPSIS)."""
+    return any(part.upper() in USAGE_SECTIONS for part in heading)
+
+
+def man_name(text: str) -> str | None:
+    """``grep(1)`` for a man page rendered to text (its header line), else ``None``."""
+    for line in text.split("\n", 8)[:8]:
+        if line.strip():
+            found = _MAN_HEADER.fullmatch(line.strip())
+            return f"{found[1].lower()}({found[2]})" if found else None
+    return None
+
+
+def _hanging_term(raw: str, start: int) -> str | None:
+    """The term of a hanging tag line (``-v      invert the match``): from ``start`` (a
+    non-blank) to the first gap of two or more blanks that a non-blank follows."""
+    if start >= len(raw) or raw[start].isspace():
+        return None
+    gap = _GAP.search(raw, start + 1)
+    return raw[start : gap.start()] if gap else None
+
+
+def _label(text: str) -> str:
+    label = " ".join(text.split()).strip("#").strip()
+    return label[:_PATH_CHARS]
+
+
+@dataclass(slots=True)
+class _Line:
+    start: int
+    end: int
+    indent: int
+    blank: bool
+
+
+def _lines(text: str, lo: int, hi: int) -> list[_Line]:
+    found: list[_Line] = []
+    at = lo
+    for raw in text[lo:hi].split("\n"):
+        end = at + len(raw)
+        content = len(raw.lstrip(" \t"))
+        found.append(_Line(at, end, len(raw) - content, content == 0))
+        at = end + 1
+    return found
+
+
+class _Outliner:
+    """The state of one pass: the path stack, the current block, what is open."""
+
+    def __init__(self, text: str, lines: list[_Line], *, markdown: bool, root: str | None):
+        self.text, self.lines, self.markdown = text, lines, markdown
+        self.root = (root,) if root else ()
+        self.man = root is not None
+        self.path: list[tuple[int, str]] = []  # (level, label)
+        self.blocks: list[Block] = []
+        self.first = self.next_filled(0)
+        last = len(lines) - 1
+        while last >= 0 and lines[last].blank:
+            last -= 1
+        self.last = last
+
+    def heading(self) -> tuple[str, ...]:
+        return self.root + tuple(label for _, label in self.path)
+
+    def open(self, level: int, label: str) -> None:
+        while self.path and self.path[-1][0] >= level:
+            self.path.pop()
+        if label:
+            self.path.append((level, label))
+
+    def add(self, first: int, last: int, kind: Kind, heading: tuple[str, ...] | None = None) -> None:
+        start = self.lines[first].start + self.lines[first].indent
+        end = self.lines[last].end
+        while end > start and self.text[end - 1].isspace():
+            end -= 1
+        self.blocks.append(Block(start, end, kind, self.heading() if heading is None else heading))
+
+    def line(self, i: int) -> str:
+        return self.text[self.lines[i].start : self.lines[i].end]
+
+    def next_filled(self, i: int) -> int | None:
+        n = len(self.lines)
+        while i < n and self.lines[i].blank:
+            i += 1
+        return i if i < n else None
+
+    def step(self, i: int) -> int:
+        """Classify the line at ``i`` and consume its block; the index after it."""
+        ln, raw = self.lines[i], self.line(i)
+        if self.man and i in (self.first, self.last):
+            self.add(i, i, "furniture", self.root)  # the page's header and footer lines
+            return i + 1
+        if self.markdown:
+            done = self.markdown_step(i, raw)
+            return self.paragraph(i) if done is None else done
+        if ln.indent == 0 and _CAPS.fullmatch(raw.rstrip()) and any(c.isalpha() for c in raw):
+            self.open(1, _label(raw))
+            self.add(i, i, "heading")
+            return i + 1
+        if self._underlined(i):
+            self.open(1 if self.line(i + 1).lstrip()[0] == "=" else 2, _label(raw))
+            self.add(i, i + 1, "heading")
+            return i + 2
+        if _ITEM.match(raw) and not self.in_usage():
+            return self.item(i)
+        done = self.indented_step(i, raw)
+        return self.paragraph(i) if done is None else done
+
+    def _underlined(self, i: int) -> bool:
+        if i + 1 >= len(self.lines) or self.lines[i].indent > 3:
+            return False
+        under = self.line(i + 1)
+        return bool(_SETEXT.fullmatch(under)) and len(under.strip()) >= 3
+
+    # -- plain text and man pages ------------------------------------------------------
+
+    def indented_step(self, i: int, raw: str) -> int | None:
+        """A subsection line, or a term with the lines indented under it."""
+        ln = self.lines[i]
+        nxt = self.next_filled(i + 1)
+        deeper = nxt is not None and self.lines[nxt].indent > ln.indent
+        body = raw.strip()
+        if self.in_usage():
+            return self.paragraph(i, kind="synopsis")
+        if (self.man and 0 < ln.indent < 5 and deeper and len(body) < 60
+                and not body.endswith((".", ":", ";", ","))):
+            self.open(2, _label(body))
+            self.add(i, i, "heading")
+            return i + 1
+        option = body[:1] in ("-", "+") and len(body) > 1 and not body[1].isspace()
+        if not (option or (deeper and nxt == i + 1 and len(body) < 50
+                           and not body.endswith((".", ",", ";")))):
+            return None
+        last = i
+        j = i + 1
+        while j < len(self.lines) and (self.lines[j].blank or self.lines[j].indent > ln.indent):
+            if not self.lines[j].blank:
+                last = j
+            j += 1
+        if last == i and not option:
+            return None
+        gap = _hanging_term(raw, ln.indent)
+        term = gap if gap else body
+        if option and last == i and not gap:
+            term = body.split()[0]
+        self.add(i, last, "term", self.heading() + (_label(term),))
+        return last + 1
+
+    def in_usage(self) -> bool:
+        return bool(self.path) and self.path[0][1].upper() in USAGE_SECTIONS
+
+    def paragraph(self, i: int, kind: Kind = "prose") -> int:
+        """Lines up to a blank line, an outdent, or (Markdown) a structural line."""
+        if self.in_usage():
+            kind = "synopsis"
+        indent = self.lines[i].indent
+        j = i + 1
+        while j < len(self.lines):
+            ln = self.lines[j]
+            if ln.blank or ln.indent < indent:
+                break
+            raw = self.line(j)
+            if self.markdown and self.structural(raw):
+                break
+            if not self.markdown and kind == "prose" and ln.indent > indent:
+                break
+            j += 1
+        self.add(i, j - 1, kind)
+        return j
+
+    # -- Markdown ----------------------------------------------------------------------
+
+    def structural(self, raw: str) -> bool:
+        return _STRUCTURAL.match(raw) is not None
+
+    def markdown_step(self, i: int, raw: str) -> int | None:
+        atx = _ATX.match(raw)
+        if atx:
+            self.open(len(atx[1]), _label(raw[atx.end():]))
+            self.add(i, i, "heading")
+            return i + 1
+        if self._underlined(i) and not _ITEM.match(raw):
+            self.open(1 if self.line(i + 1).lstrip()[0] == "=" else 2, _label(raw))
+            self.add(i, i + 1, "heading")
+            return i + 2
+        fence = _FENCE.match(raw)
+        if fence:
+            return self.code(i, fence[1])
+        if _ITEM.match(raw):
+            return self.item(i)
+        if _ROW.match(raw):
+            return self.table(i)
+        if _OPTION_LINE.match(raw):
+            return self.option(i)
+        return None
+
+    def option(self, i: int) -> int:
+        """An option line standing alone (a definition list's term, as extracted HTML
+        gives ``--trace-children=<yes|no> [default: no]``) and the paragraph after it."""
+        nxt = self.next_filled(i + 1)
+        if nxt is None or nxt > i + 2 or self.structural(self.line(nxt)):
+            self.add(i, i, "term", self.heading() + (_label(self.line(i)),))
+            return i + 1
+        j = nxt
+        while (j + 1 < len(self.lines) and not self.lines[j + 1].blank
+               and not self.structural(self.line(j + 1))):
+            j += 1
+        self.add(i, j, "term", self.heading() + (_label(self.line(i)),))
+        return j + 1
+
+    def code(self, i: int, marker: str) -> int:
+        j = i + 1
+        while j < len(self.lines) and not self.line(j).lstrip().startswith(marker):
+            j += 1
+        last = min(j, len(self.lines) - 1)
+        self.add(i, last, "code")
+        return last + 1
+
+    def item(self, i: int) -> int:
+        """A list item and its continuation lines (deeper, or lazy prose lines)."""
+        indent = self.lines[i].indent
+        j, last = i + 1, i
+        while j < len(self.lines):
+            ln = self.lines[j]
+            if ln.blank:
+                nxt = self.next_filled(j)
+                if nxt is None or self.lines[nxt].indent <= indent:
+                    break
+                j = nxt
+                continue
+            raw = self.line(j)
+            if ln.indent <= indent and self.structural(raw):
+                break
+            if ln.indent > indent and _ITEM.match(raw):
+                break  # a nested item is an item of its own
+            last = j
+            j += 1
+        term = _ITEM_TERM.match(self.line(i))
+        if term and not _SAYS.search(self.text, self.lines[i].start + term.end(), self.lines[last].end):
+            term = None  # a bare signature (``- fd <integer>``) stays with its siblings
+        self.add(i, last, "item", self.heading() + (term[1] or term[2],) if term else None)
+        return last + 1
+
+    def table(self, i: int) -> int:
+        """Rows of a table; the header row (above a ``|---|`` rule) ends each row's path."""
+        header: tuple[str, ...] = ()
+        j = i
+        if i + 1 < len(self.lines) and _RULE.fullmatch(self.line(i + 1).strip()):
+            header = (_label(" | ".join(c.strip() for c in self.line(i).strip().strip("|").split("|"))),)
+            self.add(i, i + 1, "heading")
+            j = i + 2
+        while j < len(self.lines) and _ROW.match(self.line(j)):
+            self.add(j, j, "row", self.heading() + header)
+            j += 1
+        return j
+
+
+def _front_matter(text: str, lines: list[_Line]) -> int:
+    """How many lines of YAML (``---``) or TOML (``+++``) front matter open the text."""
+    if not lines or text[lines[0].start : lines[0].end].rstrip() not in ("---", "+++"):
+        return 0
+    fence = text[lines[0].start : lines[0].end].rstrip()
+    for k in range(1, min(len(lines), 200)):
+        if text[lines[k].start : lines[k].end].rstrip() in (fence, "..."):
+            return k + 1
+    return 0
+
+
+def outline(
+    text: str, lo: int = 0, hi: int | None = None, *, markdown: bool, root: str | None = None
+) -> list[Block]:
+    """The blocks of ``text[lo:hi]`` in order; blank lines belong to none.
+
+    ``markdown`` reads Markdown structure (also right for extracted HTML); otherwise
+    plain-text and man-page structure, with ``root`` (a man page's ``grep(1)``)
+    opening every heading path.
+    """
+    hi = len(text) if hi is None else hi
+    lines = _lines(text, lo, hi)
+    outliner = _Outliner(text, lines, markdown=markdown, root=root)
+    skip = _front_matter(text, lines) if lo == 0 else 0
+    if skip:
+        outliner.add(0, skip - 1, "meta")
+    i = skip
+    while i < len(lines):
+        if lines[i].blank:
+            i += 1
+            continue
+        i = outliner.step(i)
+    return outliner.blocks
