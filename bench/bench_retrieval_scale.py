@@ -24,6 +24,9 @@ PostgreSQL ``ask`` line its ratio to SQLite's. Targets (issue 20): SQLite ask wi
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
+import statistics
 import sys
 import tempfile
 import time
@@ -84,27 +87,78 @@ def measure(name: str, store: Store, floor: Callable[[list[str]], Any],
     return results
 
 
+def _count(store: Any) -> int:
+    row = store._rows("SELECT count(*) AS n FROM passages")[0]
+    return int(row["n"])
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def agreement(store: Any, questions: list[list[str]]) -> None:
+    """overlap@8 of the pruned ranking against the exhaustive one (every match ranked),
+    with and without an ACL: the share of the exhaustive top 8 that the pruned top 8
+    also holds, averaged over the questions."""
+    for label, principals in (("no acl", None), ("acl", ["public"])):
+        shares, identical = [], 0
+        for terms in questions:
+            pruned = [h.passage.passage_id for h in store.search(terms, limit=8, principals=principals)]
+            full = [h.passage.passage_id for h in
+                    store._search(terms, limit=8, principals=principals, exhaustive=True)]
+            shares.append(len(set(pruned) & set(full)) / len(full) if full else float(not pruned))
+            identical += pruned == full
+        print(f"  postgres overlap@8 with exhaustive ranking ({label}): {statistics.fmean(shares):.4f},"
+              f" identical order {identical}/{len(questions)}")
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000,1000000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/test")
     parser.add_argument("--no-pg", action="store_true")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep the stores for the next run: the SQLite file in DIR, the"
+                        " PostgreSQL schema named in DIR/pg_schema; a later run with the same"
+                        " DIR reuses them and only ingests what the sizes still need")
+    parser.add_argument("--build-only", action="store_true",
+                        help="ingest up to the largest size (with --keep) and measure nothing")
     args = parser.parse_args(argv)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     corpus = Corpus()
     questions = corpus.questions(args.queries)
-    tmp = tempfile.TemporaryDirectory(prefix="tether-bench-scale-")
-    sqlite = SQLiteStore(Path(tmp.name) / "bench.db")
+    tmp = None
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        folder = args.keep
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="tether-bench-scale-")
+        folder = Path(tmp.name)
+    sqlite = SQLiteStore(folder / "bench.db")
     stores: dict[str, Any] = {"sqlite": sqlite}
     floors = {"sqlite": sqlite_floor(sqlite)}
     pg = admin = schema = None
     if not args.no_pg:
-        pg, schema, admin = open_postgres(args.pg)
+        kept_schema = None
+        if args.keep is not None:
+            named = args.keep / "pg_schema"
+            if not named.exists():
+                named.write_text("tether_bench_keep_" + secrets.token_hex(4) + "\n")
+            kept_schema = named.read_text().strip()
+        pg, schema, admin = open_postgres(args.pg, kept_schema)
         stores["postgres"] = pg
         floors["postgres"] = postgres_floor(pg)
-    print(f"{len(questions)} questions of 4 terms; {PASSAGES_PER_DOC} passages a document")
-    done = 0
+    # A kept store resumes where it stopped: the corpus is regenerated (seeded) up to
+    # there without writing, so both stores hold the same documents as a fresh run's.
+    counts = {name: _count(store) for name, store in stores.items()}
+    if len(set(counts.values())) != 1:
+        raise SystemExit(f"kept stores differ: {counts}; remove {args.keep} (and its schema)")
+    done = next(iter(counts.values()))
+    if done > sizes[0]:
+        raise SystemExit(f"kept stores hold {done:,} passages, more than --sizes {sizes[0]:,}")
+    for _ in corpus.documents(done // PASSAGES_PER_DOC):
+        pass
+    print(f"{len(questions)} questions of 4 terms; {PASSAGES_PER_DOC} passages a document"
+          + (f"; reusing {done:,} kept passages" if done else ""))
     try:
         for size in sizes:
             while done < size:
@@ -115,22 +169,28 @@ def main(argv: list[str] | None = None) -> int:
                 done += len(batch) * PASSAGES_PER_DOC
                 print(f"\r  ingested {done:,} passages", end="", file=sys.stderr, flush=True)
             print(file=sys.stderr)
+            if args.build_only:
+                continue
             if admin is not None:
                 admin.execute(f"VACUUM ANALYZE {schema}.passages")  # what autovacuum would do
-            print(f"\n== {done:,} passages")
+            print(f"\n== {done:,} passages   (load average {_load()})")
             results = {n: measure(n, s, floors[n], questions) for n, s in stores.items()}
             if "postgres" in results:
                 pg50, pg95 = results["postgres"]["ask"]
                 sq50, sq95 = results["sqlite"]["ask"]
                 print(f"  postgres ask / sqlite ask: p50 x{pg50 / sq50:.2f}  p95 x{pg95 / sq95:.2f}"
                       "   (target p50 <= x2)")
+                agreement(pg, questions)
+            print(f"  load average after: {_load()}")
     finally:
         for store in stores.values():
             store.close()
         if admin is not None:
-            admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            if args.keep is None:
+                admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
             admin.close()
-        tmp.cleanup()
+        if tmp is not None:
+            tmp.cleanup()
     return 0
 
 

@@ -118,14 +118,16 @@ def latency(store: Store, questions: list[list[str]], principals: list[str] | No
             "mean": statistics.fmean(timings), "empty": empty}
 
 
-def open_postgres(url: str) -> tuple[Store, str, Any]:
+def open_postgres(url: str, schema: str | None = None) -> tuple[Store, str, Any]:
+    """A store in a schema of its own: a new random one, or ``schema`` (created if it
+    does not exist, kept as it is otherwise)."""
     import psycopg
 
     from tether.store.postgres import PostgresStore
 
-    schema = "tether_bench_" + secrets.token_hex(4)
+    schema = schema or "tether_bench_" + secrets.token_hex(4)
     admin = psycopg.connect(url, autocommit=True)
-    admin.execute(f"CREATE SCHEMA {schema}")
+    admin.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
     location = url + ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}"
     return PostgresStore(location, notify=lambda m: None), schema, admin
 

@@ -257,12 +257,14 @@ def test_search_sql_binds_every_term_and_rejects_none():
     pg = _pg()
     with pytest.raises(ValueError):
         pg.search_sql(0, "english", acl=False)
-    text = pg.search_sql(3, "english", acl=True).as_string(None)
+    with pytest.raises(ValueError):
+        pg.exhaustive_sql(0, "english", acl=False)
+    text = pg.exhaustive_sql(3, "english", acl=True).as_string(None)
     assert text.count("plainto_tsquery('english'::regconfig, %s)") == 3
     assert text.count("%s") == 3 + 1 + 1  # terms, principals, limit
     assert "p.acl && %s::text[]" in text
-    assert "p.acl &&" not in pg.search_sql(1, "english", acl=False).as_string(None)
-    wide = pg.search_sql(500, "english", acl=False).as_string(None)
+    assert "p.acl &&" not in pg.exhaustive_sql(1, "english", acl=False).as_string(None)
+    wide = pg.exhaustive_sql(500, "english", acl=False).as_string(None)
     assert wide.count("%s") == 500 + 1
     assert f"AS q{pg.MAX_TERM_GROUPS - 1}" in wide and f"AS q{pg.MAX_TERM_GROUPS}" not in wide
 

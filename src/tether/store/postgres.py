@@ -51,6 +51,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "MigrationReport",
     "PostgresStore",
+    "exhaustive_sql",
     "migrate",
     "migration_status",
     "redact",
@@ -74,51 +75,60 @@ _COPY_PASSAGES = "COPY passages ({}, acl) FROM STDIN".format(
 )
 
 
-def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
-    """The ranking query for ``terms`` question terms, each one a bound parameter (as
-    ``plainto_tsquery``), so user text never reaches tsquery syntax. Parameters: the
-    terms, then the principals array when ``acl``, then the limit.
+def _groups(terms: int) -> list[int]:
+    """How many question terms each term group holds: one each, up to
+    MAX_TERM_GROUPS; terms past that share the last group (one frequency, one weight),
+    keeping a statement's width bounded (PostgreSQL allows 1,664 columns) for however
+    long a question is."""
+    if terms < 1:
+        raise ValueError("search_sql needs at least one term")
+    sizes = [1] * min(terms, MAX_TERM_GROUPS)
+    sizes[-1] += terms - len(sizes)
+    return sizes
+
+
+def _queries(sizes: Sequence[int], language: str) -> sql.Composed:
+    """``q0, q1, …``: one tsquery per term group, every term a bound parameter."""
+    one = sql.SQL("plainto_tsquery({}::regconfig, %s)").format(sql.Literal(language))
+    return sql.SQL(", ").join(
+        sql.SQL("{} AS q{}").format(sql.SQL(" || ").join([one] * size), sql.SQL(str(i)))
+        for i, size in enumerate(sizes)
+    )
+
+
+def _each(groups: Sequence[int], template: str, sep: str = ", ") -> sql.Composed:
+    return sql.SQL(sep).join(sql.SQL(template).format(sql.SQL(str(i))) for i in groups)
+
+
+def exhaustive_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
+    """The exhaustive ranking query for ``terms`` question terms, each one a bound
+    parameter (as ``plainto_tsquery``), so user text never reaches tsquery syntax.
+    Parameters: the terms, then the principals array when ``acl``, then the limit.
 
     One pass over the matching passages computes each term's ts_rank and whether it
     matched; counting those gives each term's document frequency (over every match,
     readable or not, so scores do not depend on the caller); only the top rows are
-    joined to passages' text and documents.
+    joined to passages' text and documents. ``search_sql`` ranks the same way with less
+    work; this one is its reference (the bench compares the two).
     """
-    if terms < 1:
-        raise ValueError("search_sql needs at least one term")
-    # Each term is a group of its own, up to MAX_TERM_GROUPS; terms past that share
-    # the last group (one frequency, one weight), keeping the statement's width bounded
-    # (PostgreSQL allows 1,664 columns) for however long a question is.
-    sizes = [1] * min(terms, MAX_TERM_GROUPS)
-    sizes[-1] += terms - len(sizes)
-    ids = [sql.SQL(str(i)) for i in range(len(sizes))]
+    groups = range(len(sizes := _groups(terms)))
 
     def each(template: str, sep: str = ", ") -> sql.Composed:
-        return sql.SQL(sep).join(sql.SQL(template).format(i) for i in ids)
+        return _each(groups, template, sep)
 
-    one = sql.SQL("plainto_tsquery({}::regconfig, %s)").format(sql.Literal(language))
-    queries = sql.SQL(", ").join(
-        sql.SQL("{} AS q{}").format(sql.SQL(" || ").join([one] * size), i)
-        for i, size in zip(ids, sizes)
-    )
     return sql.SQL(
         "WITH q AS MATERIALIZED (SELECT {queries}),"
         " m AS MATERIALIZED (SELECT p.id, {allowed} AS allowed, {per_term}"
         " FROM passages p, q WHERE p.tsv @@ ({any_term})),"
         " df AS MATERIALIZED (SELECT count(*)::float8 AS matched, {df} FROM m),"
-        # n: the planner's and the statistics' passage counts, never below the matches.
-        " n AS MATERIALIZED (SELECT greatest(df.matched, (SELECT"
-        " greatest(c.reltuples, pg_stat_get_live_tuples(c.oid))::float8 FROM pg_class c"
-        " WHERE c.oid = 'passages'::regclass)) AS n FROM df),"
+        " n AS MATERIALIZED (SELECT greatest(df.matched, " + _PASSAGE_ESTIMATE + ") AS n FROM df),"
         " w AS MATERIALIZED (SELECT {idf} FROM df, n),"
         " top AS (SELECT m.id, {score} AS score FROM m, w WHERE m.allowed"
-        " ORDER BY score DESC, m.id LIMIT %s)"
-        " SELECT " + _PASSAGE_COLUMNS + ", d.source, d.title, d.license, d.fetched_at,"
-        " d.media_type, d.acl, d.kind AS doc_kind, d.process AS doc_process, top.score"
-        " FROM top JOIN passages p ON p.id = top.id JOIN documents d ON d.doc_id = p.doc_id"
-        " ORDER BY top.score DESC, top.id"
+        " ORDER BY score DESC, m.id LIMIT %s)" + _TOP_ROWS
     ).format(
-        queries=queries,
+        kept=sql.SQL(""),
+        kept_from=sql.SQL(""),
+        queries=_queries(sizes, language),
         allowed=sql.SQL("p.acl && %s::text[]") if acl else sql.SQL("true"),
         per_term=each("ts_rank(p.tsv, q.q{0}) AS r{0}, p.tsv @@ q.q{0} AS h{0}"),
         any_term=each("q.q{}", " || "),
@@ -126,6 +136,121 @@ def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
         idf=each("ln(1 + (n.n - df.d{0} + 0.5) / (df.d{0} + 0.5)) AS w{0}"),
         score=each("w.w{0} * m.r{0}", " + "),
     )
+
+
+# n: the planner's and the statistics' passage counts, never below the matches.
+_PASSAGE_ESTIMATE = (
+    "(SELECT greatest(c.reltuples, pg_stat_get_live_tuples(c.oid))::float8 FROM pg_class c"
+    " WHERE c.oid = 'passages'::regclass)"
+)
+# The top rows joined to their text and documents, best first.
+_TOP_ROWS = (
+    " SELECT " + _PASSAGE_COLUMNS + ", d.source, d.title, d.license, d.fetched_at,"
+    " d.media_type, d.acl, d.kind AS doc_kind, d.process AS doc_process, top.score{kept}"
+    " FROM top JOIN passages p ON p.id = top.id JOIN documents d ON d.doc_id = p.doc_id{kept_from}"
+    " ORDER BY top.score DESC, top.id"
+)
+
+
+# A term in at least this share of the passages (by the planner's statistics) takes
+# its document frequency from them: counting it exactly reads as many heap pages as
+# ranking it would (PostgreSQL 15.9+ no longer skips all-visible pages in a bitmap
+# count), and BM25 weighs it least. Rarer terms are counted exactly.
+COMMON_SHARE = 0.01
+
+# ts_rank (normalization 0) of a one-lexeme query is below the weight of the lexeme's
+# positions, 0.1 for the default weight D that to_tsvector gives: it sums 0.1/j² over
+# the j-th position (at most 256) and divides by a constant just above pi²/6. A
+# passage without the lexeme ranks 0 on it. A query of several lexemes has no such
+# bound (ts_rank of 'a' & 'b' exceeds 0.1, and a passage with only 'a' ranks above 0).
+TS_RANK_BOUND = 0.1
+
+
+def search_sql(terms: int, language: str, *, acl: bool) -> sql.Composed:
+    """The ranking query ``PostgresStore.search`` runs (ADR 0026): ``exhaustive_sql``'s
+    scores, computed only for passages that can reach the top rows. Each term is a
+    bound parameter (as ``plainto_tsquery``), so user text never reaches tsquery
+    syntax. Parameters: the terms, then (principals when ``acl``, limit) twice, then
+    the limit again.
+
+    1. Weights: a term group's document frequency ``d`` is a count of its GIN matches,
+       or, for a one-lexeme group in at least ``COMMON_SHARE`` of the passages by the
+       column's statistics (ANALYZE's most common elements), that share of the
+       passage estimate ``n`` (never below any ``d``).
+    2. A floor: the passages matching the rarest group are ranked on every group;
+       the ``limit``-th best readable score is one the final top rows reach.
+    3. The lightest one-lexeme groups whose summed bounds (weight × TS_RANK_BOUND)
+       stay at or below the floor are left out of the match: a passage matching only
+       those scores strictly below every final top row. Nothing is left out when a
+       group has several lexemes (no bound) or fewer than ``limit`` readable
+       passages match the rarest group (no floor).
+    4. The passages matching any group still in are ranked; the top rows are joined to
+       their text and documents.
+    """
+    groups = range(len(sizes := _groups(terms)))
+
+    def each(template: str, sep: str = ", ") -> sql.Composed:
+        return _each(groups, template, sep)
+
+    common = sql.Literal(COMMON_SHARE)
+    allowed = sql.SQL(" AND p.acl && %s::text[]") if acl else sql.SQL("")
+    score = each("w.w{0} * ts_rank(p.tsv, q.q{0})", " + ")
+    return sql.SQL(
+        "WITH q AS MATERIALIZED (SELECT {queries}),"
+        " s AS MATERIALIZED (SELECT " + _PASSAGE_ESTIMATE + " AS n, st.most_common_elems::text::text[]"
+        " AS elems, st.most_common_elem_freqs AS freqs FROM (SELECT 1) one LEFT JOIN pg_stats st"
+        " ON st.schemaname = current_schema() AND st.tablename = 'passages' AND st.attname = 'tsv'),"
+        " f AS MATERIALIZED (SELECT {share} FROM q, s),"
+        " df AS MATERIALIZED (SELECT {df} FROM q, s, f),"
+        " n AS MATERIALIZED (SELECT greatest(s.n, {frequencies}) AS n FROM s, df),"
+        " w AS MATERIALIZED (SELECT {idf} FROM df, n),"
+        " g AS MATERIALIZED (SELECT t.i, t.w, t.k, t.d FROM df, w, unnest(ARRAY[{numbers}]::int[],"
+        " ARRAY[{weights}]::float8[], ARRAY[{nodes}]::int[], ARRAY[{frequencies}]::float8[]) AS t(i, w, k, d)),"
+        " rarest AS MATERIALIZED (SELECT g.i FROM g WHERE g.k > 0 AND g.d > 0 ORDER BY g.d, g.i LIMIT 1),"
+        " a AS MATERIALIZED (SELECT {score} AS score FROM q, w, rarest, passages p"
+        " WHERE p.tsv @@ (ARRAY[{all_queries}])[rarest.i + 1]{allowed} ORDER BY score DESC LIMIT %s),"
+        " fl AS MATERIALIZED (SELECT CASE WHEN count(*) = %s AND NOT EXISTS (SELECT 1 FROM g WHERE g.k > 1)"
+        " THEN min(a.score) END AS floor FROM a),"
+        " kept AS MATERIALIZED (SELECT coalesce(array_agg(g.i), '{{}}') AS i FROM g, fl"
+        " WHERE g.k > 0 AND g.d > 0 AND (fl.floor IS NULL OR g.i = (SELECT rarest.i FROM rarest)"
+        " OR {bound} * (SELECT sum(x.w) FROM g x WHERE x.k > 0 AND x.d > 0 AND (x.w, x.i) <= (g.w, g.i))"
+        " > fl.floor)),"
+        " kq AS MATERIALIZED (SELECT {kept_queries} AS kq FROM q, kept),"
+        " top AS (SELECT p.id, {score} AS score FROM q, w, kq, passages p"
+        " WHERE p.tsv @@ kq.kq{allowed} ORDER BY score DESC, p.id LIMIT %s)" + _TOP_ROWS
+    ).format(
+        # which term groups the final ranking matched on (tests show what was left out)
+        kept=sql.SQL(", kept.i AS ranked_groups"),
+        kept_from=sql.SQL(" CROSS JOIN kept"),
+        queries=_queries(sizes, language),
+        share=each("CASE WHEN numnode(q.q{0}) = 1 THEN s.freqs[array_position(s.elems,"
+                   " (tsvector_to_array(q.q{0}::text::tsvector))[1])] END AS f{0}"),
+        df=sql.SQL(", ").join(
+            sql.SQL(
+                "(CASE WHEN f.f{i} >= {common} THEN round(f.f{i} * s.n)"
+                " ELSE (SELECT count(*) FROM passages p WHERE p.tsv @@ q.q{i}) END)::float8 AS d{i},"
+                " numnode(q.q{i}) AS k{i}"
+            ).format(i=sql.SQL(str(i)), common=common)
+            for i in groups
+        ),
+        frequencies=each("df.d{}"),
+        idf=each("ln(1 + (n.n - df.d{0} + 0.5) / (df.d{0} + 0.5)) AS w{0}"),
+        numbers=each("{}"),
+        weights=each("w.w{}"),
+        nodes=each("df.k{}"),
+        score=score,
+        all_queries=each("q.q{}"),
+        allowed=allowed,
+        bound=sql.Literal(TS_RANK_BOUND),
+        kept_queries=each(
+            "CASE WHEN {0} = ANY(kept.i) THEN q.q{0} ELSE plainto_tsquery('simple', '') END", " || "
+        ),
+    )
+
+
+def _search_args(terms: Sequence[str], principals: Sequence[str] | None, limit: int) -> list[Any]:
+    readable: list[Any] = [list(principals)] if principals is not None else []
+    return [*terms, *readable, limit, limit, *readable, limit]
 
 
 # -- the store ----------------------------------------------------------------------
@@ -209,15 +334,26 @@ class PostgresStore(SQLDocuments, SQLRecords, SQLFiles):
     def search(
         self, terms: Sequence[str], *, limit: int, principals: Sequence[str] | None = None
     ) -> list[Hit]:
+        return self._search(terms, limit=limit, principals=principals)
+
+    def _search(
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        principals: Sequence[str] | None = None,
+        exhaustive: bool = False,
+    ) -> list[Hit]:
+        """``search``; ``exhaustive`` ranks every match instead (the reference)."""
         kept = [t for t in terms if t.strip()]
-        if not kept:
+        if not kept or limit < 1:
             return []
-        args: list[Any] = list(kept)
-        if principals is not None:
-            args.append(list(principals))
-        args.append(limit)
-        statement = search_sql(len(kept), self.language, acl=principals is not None)
-        rows = self._rows(statement, args)
+        acl = principals is not None
+        if exhaustive:
+            readable: list[Any] = [list(principals)] if principals is not None else []
+            rows = self._rows(exhaustive_sql(len(kept), self.language, acl=acl), [*kept, *readable, limit])
+        else:
+            rows = self._rows(search_sql(len(kept), self.language, acl=acl), _search_args(kept, principals, limit))
         return [
             Hit(passage_from_row(row), document_from_row(row, prefix="doc_"), float(row["score"]), rank)
             for rank, row in enumerate(rows)
