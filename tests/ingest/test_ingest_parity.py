@@ -26,6 +26,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tether
 from tether import ids
@@ -258,6 +260,23 @@ def test_sentences_equal_the_reference(docs: dict[str, str]) -> None:
             assert [(s.start, s.end) for s in sentences.sentence_spans(text, lo, hi)] == [
                 (s.start, s.end) for s in ref_sentences.sentence_spans(text, lo, hi)], (name, lo, hi)
             assert sentences.split_sentences(text[lo:hi]) == ref_sentences.split_sentences(text[lo:hi])
+
+
+# Every character the boundary pattern and the structure reader treat specially.
+_PIECES = st.sampled_from(
+    list("abcXYZ .!?\n\t-#•1,0\"'”’»)(]|`~*+:;\u3002\uff01\u00a0\u2010\u00ad\u0130\u200b")
+    + ["e.g.", "Dr.", "64.7", "\n\n", "word ", "century.First ", "store.busy.Retrying ",
+       "\n- ", "\n1. ", "\n## ", "\n[00:01", "       ", "\n       -v, --verbose", "GREP(1)"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=120).map("".join), st.integers(1, 400))
+def test_generated_texts_segment_as_the_reference(text: str, max_chars: int) -> None:
+    assert [(s.start, s.end) for s in sentences.sentence_spans(text)] == [
+        (s.start, s.end) for s in ref_sentences.sentence_spans(text)]
+    for markdown in (None, True, False):
+        assert _cuts(segment.passage_spans(text, max_chars=max_chars, markdown=markdown)) == _cuts(
+            ref_segment.passage_spans(text, max_chars=max_chars, markdown=markdown))
 
 
 def _reference_rows(path: Path, settings: Settings) -> tuple[str, list[tuple[object, ...]]]:

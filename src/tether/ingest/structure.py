@@ -21,6 +21,8 @@ One pass over the lines, in linear time, reading the structure the text itself s
 
 from __future__ import annotations
 
+import itertools
+import operator
 import re
 from dataclasses import dataclass
 
@@ -116,75 +118,78 @@ def _label(text: str) -> str:
     return label[:_PATH_CHARS]
 
 
-@dataclass(slots=True)
-class _Line:
-    start: int
-    end: int
-    indent: int
-    blank: bool
+class _Lines:
+    """The lines of ``text[lo:hi]`` as parallel lists (built by C-level passes, not an
+    object per line: that was a third of the outline's time): each line's text, start
+    and end offsets, indent (spaces and tabs) and whether it is blank."""
 
+    __slots__ = ("blank", "end", "indent", "raw", "start")
 
-def _lines(text: str, lo: int, hi: int) -> list[_Line]:
-    found: list[_Line] = []
-    at = lo
-    for raw in text[lo:hi].split("\n"):
-        end = at + len(raw)
-        content = len(raw.lstrip(" \t"))
-        found.append(_Line(at, end, len(raw) - content, content == 0))
-        at = end + 1
-    return found
+    def __init__(self, text: str, lo: int, hi: int) -> None:
+        self.raw = text[lo:hi].split("\n")
+        lengths = list(map(len, self.raw))
+        content = [len(r.lstrip(" \t")) for r in self.raw]
+        self.start = list(itertools.accumulate([n + 1 for n in lengths[:-1]], initial=lo))
+        self.end = list(map(operator.add, self.start, lengths))
+        self.indent = list(map(operator.sub, lengths, content))
+        self.blank = [c == 0 for c in content]
+
+    def __len__(self) -> int:
+        return len(self.raw)
 
 
 class _Outliner:
     """The state of one pass: the path stack, the current block, what is open."""
 
-    def __init__(self, text: str, lines: list[_Line], *, markdown: bool, root: str | None):
+    def __init__(self, text: str, lines: _Lines, *, markdown: bool, root: str | None):
         self.text, self.lines, self.markdown = text, lines, markdown
+        self.n = len(lines)
+        self.starts, self.ends, self.indents, self.blanks = lines.start, lines.end, lines.indent, lines.blank
+        self.line = lines.raw.__getitem__  # the text of line i
         self.root = (root,) if root else ()
         self.man = root is not None
         self.path: list[tuple[int, str]] = []  # (level, label)
+        self._heading: tuple[str, ...] = self.root  # the path as a tuple (blocks share it)
         self.blocks: list[Block] = []
         self.first = self.next_filled(0)
-        last = len(lines) - 1
-        while last >= 0 and lines[last].blank:
+        last = self.n - 1
+        while last >= 0 and self.blanks[last]:
             last -= 1
         self.last = last
 
     def heading(self) -> tuple[str, ...]:
-        return self.root + tuple(label for _, label in self.path)
+        return self._heading
 
     def open(self, level: int, label: str) -> None:
         while self.path and self.path[-1][0] >= level:
             self.path.pop()
         if label:
             self.path.append((level, label))
+        self._heading = self.root + tuple(label for _, label in self.path)
 
     def add(self, first: int, last: int, kind: Kind, heading: tuple[str, ...] | None = None) -> None:
-        start = self.lines[first].start + self.lines[first].indent
-        end = self.lines[last].end
+        start = self.starts[first] + self.indents[first]
+        end = self.ends[last]
         while end > start and self.text[end - 1].isspace():
             end -= 1
-        self.blocks.append(Block(start, end, kind, self.heading() if heading is None else heading))
-
-    def line(self, i: int) -> str:
-        return self.text[self.lines[i].start : self.lines[i].end]
+        self.blocks.append(Block(start, end, kind, self._heading if heading is None else heading))
 
     def next_filled(self, i: int) -> int | None:
-        n = len(self.lines)
-        while i < n and self.lines[i].blank:
+        n, blanks = self.n, self.blanks
+        while i < n and blanks[i]:
             i += 1
         return i if i < n else None
 
     def step(self, i: int) -> int:
         """Classify the line at ``i`` and consume its block; the index after it."""
-        ln, raw = self.lines[i], self.line(i)
+        raw = self.line(i)
         if self.man and i in (self.first, self.last):
             self.add(i, i, "furniture", self.root)  # the page's header and footer lines
             return i + 1
         if self.markdown:
             done = self.markdown_step(i, raw)
             return self.paragraph(i) if done is None else done
-        if ln.indent == 0 and _CAPS.fullmatch(raw.rstrip()) and any(c.isalpha() for c in raw):
+        if self.indents[i] == 0 and _CAPS.fullmatch(raw.rstrip()) and any(c.isalpha() for c in raw):
             self.open(1, _label(raw))
             self.add(i, i, "heading")
             return i + 1
@@ -198,7 +203,7 @@ class _Outliner:
         return self.paragraph(i) if done is None else done
 
     def _underlined(self, i: int) -> bool:
-        if i + 1 >= len(self.lines) or self.lines[i].indent > 3:
+        if i + 1 >= self.n or self.indents[i] > 3:
             return False
         under = self.line(i + 1)
         return bool(_SETEXT.fullmatch(under)) and len(under.strip()) >= 3
@@ -207,13 +212,13 @@ class _Outliner:
 
     def indented_step(self, i: int, raw: str) -> int | None:
         """A subsection line, or a term with the lines indented under it."""
-        ln = self.lines[i]
+        indent = self.indents[i]
         nxt = self.next_filled(i + 1)
-        deeper = nxt is not None and self.lines[nxt].indent > ln.indent
+        deeper = nxt is not None and self.indents[nxt] > indent
         body = raw.strip()
         if self.in_usage():
             return self.paragraph(i, kind="synopsis")
-        if (self.man and 0 < ln.indent < 5 and deeper and len(body) < 60
+        if (self.man and 0 < indent < 5 and deeper and len(body) < 60
                 and not body.endswith((".", ":", ";", ","))):
             self.open(2, _label(body))
             self.add(i, i, "heading")
@@ -224,13 +229,14 @@ class _Outliner:
             return None
         last = i
         j = i + 1
-        while j < len(self.lines) and (self.lines[j].blank or self.lines[j].indent > ln.indent):
-            if not self.lines[j].blank:
+        n, blanks, indents = self.n, self.blanks, self.indents
+        while j < n and (blanks[j] or indents[j] > indent):
+            if not blanks[j]:
                 last = j
             j += 1
         if last == i and not option:
             return None
-        gap = _hanging_term(raw, ln.indent)
+        gap = _hanging_term(raw, indent)
         term = gap if gap else body
         if option and last == i and not gap:
             term = body.split()[0]
@@ -244,16 +250,15 @@ class _Outliner:
         """Lines up to a blank line, an outdent, or (Markdown) a structural line."""
         if self.in_usage():
             kind = "synopsis"
-        indent = self.lines[i].indent
+        indent = self.indents[i]
+        n, blanks, indents, markdown = self.n, self.blanks, self.indents, self.markdown
         j = i + 1
-        while j < len(self.lines):
-            ln = self.lines[j]
-            if ln.blank or ln.indent < indent:
+        while j < n:
+            if blanks[j] or indents[j] < indent:
                 break
-            raw = self.line(j)
-            if self.markdown and self.structural(raw):
+            if markdown and _STRUCTURAL.match(self.line(j)) is not None:
                 break
-            if not self.markdown and kind == "prose" and ln.indent > indent:
+            if not markdown and kind == "prose" and indents[j] > indent:
                 break
             j += 1
         self.add(i, j - 1, kind)
@@ -293,7 +298,7 @@ class _Outliner:
             self.add(i, i, "term", self.heading() + (_label(self.line(i)),))
             return i + 1
         j = nxt
-        while (j + 1 < len(self.lines) and not self.lines[j + 1].blank
+        while (j + 1 < self.n and not self.blanks[j + 1]
                and not self.structural(self.line(j + 1))):
             j += 1
         self.add(i, j, "term", self.heading() + (_label(self.line(i)),))
@@ -301,33 +306,32 @@ class _Outliner:
 
     def code(self, i: int, marker: str) -> int:
         j = i + 1
-        while j < len(self.lines) and not self.line(j).lstrip().startswith(marker):
+        while j < self.n and not self.line(j).lstrip().startswith(marker):
             j += 1
-        last = min(j, len(self.lines) - 1)
+        last = min(j, self.n - 1)
         self.add(i, last, "code")
         return last + 1
 
     def item(self, i: int) -> int:
         """A list item and its continuation lines (deeper, or lazy prose lines)."""
-        indent = self.lines[i].indent
+        indent = self.indents[i]
         j, last = i + 1, i
-        while j < len(self.lines):
-            ln = self.lines[j]
-            if ln.blank:
+        while j < self.n:
+            if self.blanks[j]:
                 nxt = self.next_filled(j)
-                if nxt is None or self.lines[nxt].indent <= indent:
+                if nxt is None or self.indents[nxt] <= indent:
                     break
                 j = nxt
                 continue
             raw = self.line(j)
-            if ln.indent <= indent and self.structural(raw):
+            if self.indents[j] <= indent and self.structural(raw):
                 break
-            if ln.indent > indent and _ITEM.match(raw):
+            if self.indents[j] > indent and _ITEM.match(raw):
                 break  # a nested item is an item of its own
             last = j
             j += 1
         term = _ITEM_TERM.match(self.line(i))
-        if term and not _SAYS.search(self.text, self.lines[i].start + term.end(), self.lines[last].end):
+        if term and not _SAYS.search(self.text, self.starts[i] + term.end(), self.ends[last]):
             term = None  # a bare signature (``- fd <integer>``) stays with its siblings
         self.add(i, last, "item", self.heading() + (term[1] or term[2],) if term else None)
         return last + 1
@@ -336,23 +340,23 @@ class _Outliner:
         """Rows of a table; the header row (above a ``|---|`` rule) ends each row's path."""
         header: tuple[str, ...] = ()
         j = i
-        if i + 1 < len(self.lines) and _RULE.fullmatch(self.line(i + 1).strip()):
+        if i + 1 < self.n and _RULE.fullmatch(self.line(i + 1).strip()):
             header = (_label(" | ".join(c.strip() for c in self.line(i).strip().strip("|").split("|"))),)
             self.add(i, i + 1, "heading")
             j = i + 2
-        while j < len(self.lines) and _ROW.match(self.line(j)):
+        while j < self.n and _ROW.match(self.line(j)):
             self.add(j, j, "row", self.heading() + header)
             j += 1
         return j
 
 
-def _front_matter(text: str, lines: list[_Line]) -> int:
+def _front_matter(lines: _Lines) -> int:
     """How many lines of YAML (``---``) or TOML (``+++``) front matter open the text."""
-    if not lines or text[lines[0].start : lines[0].end].rstrip() not in ("---", "+++"):
+    if not len(lines) or lines.raw[0].rstrip() not in ("---", "+++"):
         return 0
-    fence = text[lines[0].start : lines[0].end].rstrip()
+    fence = lines.raw[0].rstrip()
     for k in range(1, min(len(lines), 200)):
-        if text[lines[k].start : lines[k].end].rstrip() in (fence, "..."):
+        if lines.raw[k].rstrip() in (fence, "..."):
             return k + 1
     return 0
 
@@ -367,15 +371,15 @@ def outline(
     opening every heading path.
     """
     hi = len(text) if hi is None else hi
-    lines = _lines(text, lo, hi)
+    lines = _Lines(text, lo, hi)
     outliner = _Outliner(text, lines, markdown=markdown, root=root)
-    skip = _front_matter(text, lines) if lo == 0 else 0
+    skip = _front_matter(lines) if lo == 0 else 0
     if skip:
         outliner.add(0, skip - 1, "meta")
-    i = skip
-    while i < len(lines):
-        if lines[i].blank:
+    i, n, blanks, step = skip, len(lines), lines.blank, outliner.step
+    while i < n:
+        if blanks[i]:
             i += 1
             continue
-        i = outliner.step(i)
+        i = step(i)
     return outliner.blocks

@@ -41,6 +41,13 @@ _BOUNDARY = re.compile(
     """,
     re.VERBOSE,
 )
+# Where a _BOUNDARY match can start: every branch but ``join`` opens with one of these
+# characters, and ``join`` is empty, right after a stop. Python's ``re`` cannot see
+# that (the branches open with lookbehinds), so it tried the whole pattern at every
+# character; ``_boundaries`` tries it only here (same matches, issue 20).
+_CAN_START = re.compile("[.!?\n\u3002\uff01\uff1f]")
+_BLANKS = re.compile(r"[ \t]*")
+_SPACES = re.compile(r"\s*")  # \s is what str.isspace() says, character for character
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]{0,9})$")
 # Bounded: looking past a long whitespace run from every stop in it would be
 # quadratic; a word that far away does not continue the sentence anyway.
@@ -96,10 +103,7 @@ def _dotted_name(text: str, at: int) -> bool:
 
 def _indent(text: str, at: int) -> int:
     """How many spaces and tabs open the line starting at ``at``."""
-    end = at
-    while end < len(text) and text[end] in " \t":
-        end += 1
-    return end - at
+    return _BLANKS.match(text, at).end() - at  # type: ignore[union-attr]  # [ \t]* always matches
 
 
 def _wraps(text: str, line_start: int, line_end: int, next_start: int) -> bool:
@@ -125,9 +129,32 @@ def _hyphenated(text: str, line_end: int, next_start: int) -> bool:
     return at < len(text) and text[at].islower()
 
 
+def _boundaries(text: str) -> Iterator[re.Match[str]]:
+    """``_BOUNDARY.finditer(text)``, with the pattern tried only where a match can
+    start (``_CAN_START``, or right after a stop for ``join``). A match after another
+    starts at or after its end, as in ``finditer``; an empty one (``join``) is never
+    followed by another at the same place (no branch can open with its letter)."""
+    search, match = _CAN_START.search, _BOUNDARY.match
+    pos = 0
+    while True:
+        found = search(text, pos)
+        if found is None:
+            return
+        at = found.start()
+        hit = match(text, at)
+        if hit is None and text[at] in ".!?":
+            at += 1
+            hit = match(text, at)
+        if hit is None:
+            pos = at if at > found.start() else at + 1
+            continue
+        yield hit
+        pos = hit.end() if hit.end() > at else at + 1
+
+
 def _raw_breaks(text: str) -> Iterator[int]:
     """Offsets right after each sentence end (before the following whitespace)."""
-    for match in _BOUNDARY.finditer(text):
+    for match in _boundaries(text):
         if match.group("stop"):
             stop_at = match.start("stop")
             if text[stop_at] == "." and is_abbreviation(text, stop_at):
@@ -153,8 +180,9 @@ def _raw_breaks(text: str) -> Iterator[int]:
 
 
 def _trimmed(text: str, start: int, end: int) -> Span | None:
-    while start < end and text[start].isspace():
-        start += 1
+    if start >= end:
+        return None
+    start = _SPACES.match(text, start, end).end()  # type: ignore[union-attr]  # \s* always matches
     while end > start and text[end - 1].isspace():
         end -= 1
     return Span(start, end) if end > start else None
