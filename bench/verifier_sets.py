@@ -11,6 +11,9 @@ test of commit 65442bc):
 - recall of entailed pairs: the share of entailment pairs judged ``supported``;
 - contradictions named: the share of contradiction pairs judged ``contradicted``.
 
+SICK is also given by its SemEval split: the licences of ADR 0025 were developed on
+TRAIN misses only, so TRIAL shows whether they carry over.
+
     python bench/verifier_sets.py [--data ../shared/data] [--record before.json] [--show N]
 
 The data is read in place and never copied into the repository.
@@ -42,10 +45,20 @@ def default_data() -> Path:
     return Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
-def sick_pairs(data: Path) -> Pairs:
+def sick_pairs(data: Path, split: str | None = None) -> Pairs:
+    """SICK pairs, all or one SemEval split ("TRAIN": developed on; "TRIAL": held out)."""
     with (data / "sick_train_trial.txt").open(encoding="utf-8") as fh:
         for row in csv.DictReader(fh, delimiter="\t"):
-            yield row["sentence_A"], row["sentence_B"], row["entailment_label"]
+            if split is None or row["SemEval_set"] == split:
+                yield row["sentence_A"], row["sentence_B"], row["entailment_label"]
+
+
+def sick_train(data: Path) -> Pairs:
+    return sick_pairs(data, "TRAIN")
+
+
+def sick_trial(data: Path) -> Pairs:
+    return sick_pairs(data, "TRIAL")
 
 
 def wice_pairs(data: Path) -> Pairs:
@@ -69,8 +82,8 @@ def snli_pairs(data: Path) -> Pairs:
 
 
 SETS: dict[str, Callable[[Path], Pairs]] = {
-    "SICK": sick_pairs, "WiCE": wice_pairs, "HealthVer": healthver_pairs,
-    "negated SNLI": snli_pairs,
+    "SICK": sick_pairs, "SICK TRAIN": sick_train, "SICK TRIAL": sick_trial,
+    "WiCE": wice_pairs, "HealthVer": healthver_pairs, "negated SNLI": snli_pairs,
 }  # fmt: skip
 
 

@@ -127,8 +127,9 @@ def test_support_overlap_is_read_from_settings():
     # Two of five claim words aligned: above the mention floor of a loose setting
     # (0.5 x 0.5), below that of a strict one (0.9 x 0.5). No setting lets the
     # unaccounted words ("new", "harbour", "plan") through as support.
+    # ("minutes", not "budget": a budget is a plan in WordNet and would license it.)
     sentence = "The committee approved the new harbour plan."
-    passage = "The committee approved the budget."
+    passage = "The committee approved the minutes."
     loose = check(sentence, passage, settings=Settings(support_overlap=0.5))
     strict = check(sentence, passage, settings=Settings(support_overlap=0.9))
     assert loose.outcome == "mentioned"

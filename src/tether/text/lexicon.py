@@ -26,19 +26,24 @@ from __future__ import annotations
 
 import mmap
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 __all__ = [
-    "Relation", "available", "exclusive", "lemmas", "licenses", "relation", "verb_forms",
+    "Relation", "available", "exclusive", "irregular_base", "kind_of", "lemmas", "licenses", "relation", "verb_forms",
     "wordnet_dir",
 ]  # fmt: skip
 
 Relation = Literal["same", "synonym", "hypernym", "antonym", "cohyponym"]
 POS = ("n", "v", "a", "r")
 _FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
-_DIRS = ("/usr/share/wordnet", "/usr/local/share/wordnet", "/usr/share/wordnet-3.0/dict")
+_DIRS = (
+    "/usr/share/wordnet",
+    "/usr/local/share/wordnet",
+    "/usr/share/wordnet-3.0/dict",
+)
 
 # Only a word's most frequent senses speak for it (WordNet lists senses by frequency):
 # "dog" is an animal, not the rare sense in which it is a person.
@@ -47,6 +52,8 @@ _DIRS = ("/usr/share/wordnet", "/usr/local/share/wordnet", "/usr/share/wordnet-3
 # word may be meant in any sense that fits.
 PREMISE_SENSES = 2
 HYPERNYM_SENSES = 1
+SECOND_SENSES = 2
+COMMON_SENSES = 4
 EXCLUSIVE_SENSES = 2
 CLAIM_SENSES = 64
 # How far up the premise's hypernyms a claim word may sit ("dog" → "animal" is 7).
@@ -58,6 +65,7 @@ COHYPONYM_DEPTH = (2, 3)
 # A noun licensed as a hypernym sits at least this many levels below the top on its
 # longest way up ("person" 6, "food" 4; "object" 2, "part" and "group" 3 are too general).
 GENERAL_DEPTH = 4
+NEAR_GENERAL = 2
 ROOT_DEPTH = 7
 
 # Morphy's detachment rules (WordNet's morph.c), per part of speech.
@@ -149,6 +157,33 @@ def verb_forms() -> frozenset[str]:
     return frozenset(db.exceptions["v"]) if db is not None else frozenset()
 
 
+@lru_cache(maxsize=8192)
+def irregular_base(word: str) -> str | None:
+    """The verb an irregular inflected form belongs to ("ridden" -> "ride"), when the
+    form is not itself a noun or a verb ("saw", "left", "found" are) and has one verb."""
+    db = _db()
+    if db is None or _senses(word, "n") or _senses(word, "v"):
+        return None
+    bases = [b for b in db.exceptions["v"].get(word, ()) if _senses(b, "v")]
+    return bases[0] if len(bases) == 1 else None
+
+
+@lru_cache(maxsize=8192)
+def kind_of(word: str, ancestor: str, pos: str = "n") -> bool:
+    """Whether ``word`` in its first senses is a kind of ``ancestor``'s first sense
+    ("hat" of "clothing")."""
+    if _db() is None:
+        return False
+    top = _senses(ancestor, pos)[:1]
+    if not top:
+        return False
+    return any(
+        top[0] in _ancestors(s, HYPERNYM_DEPTH)
+        for lemma in lemmas(word, pos)
+        for s in _senses(lemma, pos)[:PREMISE_SENSES]
+    )
+
+
 def available() -> bool:
     """Whether the WordNet database was found (see ``wordnet_dir``)."""
     return _db() is not None
@@ -172,6 +207,8 @@ def lemmas(word: str, pos: str) -> tuple[str, ...]:
     """Base forms of ``word`` in WordNet as part of speech ``pos`` (morphy)."""
     db = _db()
     w = word.lower().replace(" ", "_")
+    if w.endswith(("'s", "s'")) and len(w) > 3:
+        w = w[:-2] if w.endswith("'s") else w[:-1]  # a possessive: "someone's" is "someone"
     if db is None or not w.isascii():
         return ()
     found: list[str] = []
@@ -219,6 +256,23 @@ def _synsets(word: str, limit: int) -> dict[str, tuple[Synset, ...]]:
         if found:
             out[pos] = tuple(found)
     return out
+
+
+# WordNet's glosses of a register variant: "a polite name for", "an informal term for".
+_REGISTER = re.compile(
+    r"^\s*(?:\(informal\)\s+)?(?:an?\s+)?(?:polite|informal|colloquial|familiar)\s+"
+    r"(?:term|name|word)\s+for\b"
+)
+
+
+@lru_cache(maxsize=16384)
+def _register_variant(synset: Synset) -> frozenset[Synset]:
+    """The hypernyms ``synset`` is only another register's name for, if its gloss says so."""
+    db = _db()
+    assert db is not None
+    line = db.data_line(*synset)
+    gloss = line.split(b"|", 1)[1].decode("latin-1") if b"|" in line else ""
+    return frozenset(_pointed(synset, _UP)) if _REGISTER.match(gloss) else frozenset()
 
 
 @lru_cache(maxsize=65536)
@@ -283,7 +337,10 @@ def _heads(synset: Synset) -> list[Synset]:
 
 @lru_cache(maxsize=65536)
 def relation(
-    premise: str, claim: str, premise_pos: str | None = None, claim_pos: str | None = None
+    premise: str,
+    claim: str,
+    premise_pos: str | None = None,
+    claim_pos: str | None = None,
 ) -> Relation | None:
     """How ``claim`` stands to ``premise``: ``same`` (one lemma), ``synonym``,
     ``hypernym`` (the premise word is a kind of the claim word), ``antonym``,
@@ -334,13 +391,61 @@ def _licensing(
     for pos in shared:
         if set(p_syn[pos]) & set(c_syn[pos]):
             return "synonym"
+        # A word WordNet glosses as another register's name for its hypernym ("lady: a
+        # polite name for any woman", "guy: an informal term for a youth or man") names
+        # what the premise word names.
+        if any(_register_variant(t) & set(p_syn[pos]) for t in c_syn[pos][:COMMON_SENSES]):
+            return "synonym"
     for pos in shared:
         # Words near the top ("object", "part", "group") say nothing a premise word
         # states: any noun is an object.
         targets = {t for t in c_syn[pos] if pos != "n" or _height(t) >= GENERAL_DEPTH}
         if any(targets & _ancestors(s, HYPERNYM_DEPTH).keys() for s in p_syn[pos][:HYPERNYM_SENSES]):
             return "hypernym"
+        if pos == "n" and claim_pos in (None, "n"):
+            # The premise word's own synset names it "<adjective> <noun>" ("boy":
+            # "male child"; "woman": "adult female"): it is that noun, and licenses
+            # what the noun licenses ("child" gives "kid").
+            for head in _qualified_heads(p_syn[pos][:SECOND_SENSES]):
+                if head != p_word and _licensing(head, c_word, "n", "n") in (
+                    "same",
+                    "synonym",
+                    "hypernym",
+                ):
+                    return "hypernym"
+        if pos == "n":
+            # A general noun the premise word is a direct kind of ("a pond" is water, a
+            # body of water, one level under "thing"): said, though "object" is not.
+            general = set(c_syn[pos][:COMMON_SENSES]) - targets
+            near = {
+                t
+                for s in p_syn[pos][:HYPERNYM_SENSES]
+                for t, d in _ancestors(s, NEAR_GENERAL).items()
+                if d
+            }
+            if general & near:
+                return "hypernym"
+        # The premise's second sense speaks for it only in the claim word's common
+        # senses ("a knife" is a weapon), and not where its first sense excludes the
+        # claim word ("boy" is informally a man, but a boy is no man).
+        second = p_syn[pos][HYPERNYM_SENSES:SECOND_SENSES]
+        common = {t for t in targets if t in c_syn[pos][:COMMON_SENSES]}
+        if any(common & _ancestors(s, HYPERNYM_DEPTH).keys() for s in second):
+            first = {u for f in p_syn[pos][:HYPERNYM_SENSES] for u in _pointed(f, _UP)}
+            if not any(first.intersection(_pointed(t, _UP)) for t in c_syn[pos][:EXCLUSIVE_SENSES]):
+                return "hypernym"
     return None
+
+
+def _qualified_heads(synsets: tuple[Synset, ...]) -> list[str]:
+    """Nouns the synsets' lemmas qualify with an adjective ("male_child" -> "child")."""
+    out = []
+    for synset in synsets:
+        for lemma in sorted(_record(synset)[0]):
+            parts = lemma.split("_")
+            if len(parts) == 2 and _senses(parts[0], "a") and _senses(parts[1], "n"):
+                out.append(parts[1])
+    return out
 
 
 def _antonyms(a: dict[str, tuple[Synset, ...]], b: dict[str, tuple[Synset, ...]]) -> bool:
@@ -372,14 +477,20 @@ def _sisters(a: tuple[Synset, ...], b: tuple[Synset, ...]) -> bool:
 
 
 def licenses(
-    premise: str, claim: str, premise_pos: str | None = None, claim_pos: str | None = None
+    premise: str,
+    claim: str,
+    premise_pos: str | None = None,
+    claim_pos: str | None = None,
 ) -> bool:
     """Whether a premise that says ``premise`` also says ``claim`` of the same thing."""
     return _licensing(premise.lower(), claim.lower(), premise_pos, claim_pos) is not None
 
 
 def exclusive(
-    premise: str, claim: str, premise_pos: str | None = None, claim_pos: str | None = None
+    premise: str,
+    claim: str,
+    premise_pos: str | None = None,
+    claim_pos: str | None = None,
 ) -> bool:
     """Whether the two words cannot both hold of one thing (antonyms, co-hyponyms)."""
     return relation(premise, claim, premise_pos, claim_pos) in ("antonym", "cohyponym")

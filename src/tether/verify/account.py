@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from ..text import lexicon
 from .align import Alignment, Finding, anchors
 from .lexical import Prepared
-from .shallow import Reading, pos_of, read
-from .structure import compare
+from .shallow import Reading, manner_adverb, pos_of, read
+from .structure import INDEFINITE_THINGS, collective_members, compare
 
 __all__ = ["Accounting", "RELATION_WORDS", "account"]
 
@@ -106,6 +106,23 @@ def account(a: Alignment) -> Accounting:
         if any(lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos) for z in near):
             licensed.add(k)
             continue
+        if (pair := _phrase_licensed(a, x, window)) is not None:
+            licensed.update(q for q in pair if q)  # "ping pong" from "table tennis"
+            continue
+        if word in INDEFINITE_THINGS and other is not None and rp.tag[other] == "N":
+            if not lexicon.kind_of(p.low[other], "person"):
+                licensed.add(k)  # "cooking something" from "cooking eggs"
+                continue
+        if _compound_spelling(a, x, window):
+            licensed.add(k)  # "a bird cage" from "a birdcage", "backyard" from "back yard"
+            continue
+        members = collective_members(c, rc, x)
+        if members >= 0 and _said_plural(a, c.keys[members]):
+            licensed.add(k)  # "a group of men" from "some men", "men"
+            continue
+        if _wearing_stated(a, x, rc):
+            licensed.add(k)  # "wearing a hat" from "in a hat", "with a hat"
+            continue
         if other is not None and lexicon.exclusive(p.low[other], word, pos_of(p, rp, other), c_pos):
             findings.append(_contra("lexicon", f"substitution:'{word}' vs '{p.low[other]}'"))
         elif other is None and (rival := _exclusive_in_sentence(a, word, free)) is not None:
@@ -127,7 +144,9 @@ def account(a: Alignment) -> Accounting:
     # Already contradicted by a word: the structure cannot change the outcome.
     caps_st, found_st = ([], []) if findings or found_rel else compare(a, frozenset(licensed))
     return Accounting(
-        frozenset(licensed), (*caps, *caps_rel, *caps_st), (*findings, *found_rel, *found_st)
+        frozenset(licensed),
+        (*caps, *caps_rel, *caps_st),
+        (*findings, *found_rel, *found_st),
     )
 
 
@@ -222,8 +241,13 @@ def _participle_turned(a: Alignment) -> str | None:
     the claim are noun and participle in the passage, which binds them otherwise."""
     c, p = a.claim, a.passage
     seq = _unique_positions(a)
+    rc = read(c)
     for (x1, p1), (x2, p2) in zip(seq, seq[1:]):
         if p1 - p2 != 1 or c.clause[x1] != c.clause[x2] or not _verb_like(c, x1):
+            continue
+        if rc.tag[x1] == "J" or rc.tag[x2] not in ("N", "M", None) or manner_adverb(c.low[x2]):
+            # Qualifiers in another order ("green and big", "running quickly"):
+            # no verb and object changed.
             continue
         if _passive(c, x1) or _passive(p, p1):
             continue
@@ -344,6 +368,8 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
         said -= _particle(c, left)
         if found and not said and any(rp.tag[z] not in ("M", None) for z in range(pl + 1, pr)):
             continue  # "a man in a hat is playing": the phrase qualifies the left word
+        if _worn_at(c, right):
+            said, found = _worn(c, left + 1, right, said), _worn(p, pl + 1, pr, found)
         spans.append((said, found))
     if anchored:
         last = anchored[-1]
@@ -355,8 +381,103 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
             continue
         pair = next(((s, f) for s in sorted(said) for f in sorted(found)
                      if frozenset((s, f)) in _EXCLUSIVE), None)  # fmt: skip
-        mine, theirs = "/".join(sorted(said)) or "none", "/".join(sorted(found)) or "none"
+        mine, theirs = (
+            "/".join(sorted(said)) or "none",
+            "/".join(sorted(found)) or "none",
+        )
         if pair is not None:
             findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'"))
         caps.append(f"relation:'{mine}' where the passage has '{theirs}'")
     return caps, findings
+
+
+# "A man in a hat", "a man with a hat" and "a man wearing a hat" say one thing of him.
+_WEAR = frozenset(("wear", "dress"))
+
+
+def _worn_at(p: Prepared, z: int) -> bool:
+    """Token ``z`` is (or modifies) an article of clothing (WordNet)."""
+    r = read(p, z, z + 1)
+    head = r.head[z] if r.tag[z] == "M" and r.head[z] >= 0 else z
+    return lexicon.kind_of(p.low[head], "clothing")
+
+
+def _wears(p: Prepared, i: int, j: int) -> bool:
+    return any(set(lexicon.lemmas(p.low[y], "v")) & _WEAR for y in range(max(i, 0), j))
+
+
+def _worn(p: Prepared, i: int, j: int, words: set[str]) -> set[str]:
+    """The relation words before a garment, with "with" and a form of "wear" read as "in"."""
+    if words <= {"in", "with"} and (words or _wears(p, i, j)):
+        return {"in"}
+    return words
+
+
+def _wearing_stated(a: Alignment, x: int, rc: Reading) -> bool:
+    """Claim token ``x`` is a form of "wear" whose garment the window has after "in" or
+    "with" ("a man in a straw hat": he is wearing it)."""
+    c, p = a.claim, a.passage
+    if not set(lexicon.lemmas(c.low[x], "v")) & _WEAR:
+        return False
+    garment = rc.patient[x]
+    if garment < 0 or not lexicon.kind_of(c.low[garment], "clothing"):
+        return False
+    for z in a.positions.get(c.keys[garment] or "", ()):
+        y = z - 1
+        while y >= a.t0 and p.keys[y] is not None and p.low[y] not in RELATION_WORDS and z - y < 4:
+            y -= 1  # over the garment's modifiers ("with the dyed purple hat")
+        while y >= a.t0 and p.keys[y] is None and p.low[y] not in ("in", "with"):
+            y -= 1  # over determiners
+        if y >= a.t0 and p.low[y] in ("in", "with") and p.sent[y] == p.sent[z]:
+            return True
+    return False
+
+
+def _compound_spelling(a: Alignment, x: int, window: list[int]) -> bool:
+    """Claim token ``x`` is part of a compound the window spells another way: two
+    adjacent words on one side are one word on the other ("bird cage" / "birdcage")."""
+    c, p = a.claim, a.passage
+    said = {p.low[z] for z in window}
+    for y in (x - 1, x + 1):
+        if 0 <= y < len(c.low) and c.keys[y] is not None and c.clause[y] == c.clause[x]:
+            joined = c.low[min(x, y)] + c.low[max(x, y)]
+            if joined in said:
+                return True
+    word = c.low[x]
+    for z in window:
+        nxt = z + 1
+        if nxt < a.t1 and p.keys[nxt] is not None and p.clause[nxt] == p.clause[z]:
+            if p.low[z] + p.low[nxt] == word:
+                return True
+    return False
+
+
+def _bigrams(p: Prepared, tokens: list[int]) -> list[str]:
+    """Adjacent word pairs as WordNet spells a collocation ("table_tennis")."""
+    return [f"{p.low[z]}_{p.low[z + 1]}" for z in tokens
+            if z + 1 < len(p.low) and p.keys[z + 1] is not None and p.clause[z + 1] == p.clause[z]]  # fmt: skip
+
+
+def _phrase_licensed(a: Alignment, x: int, window: list[int]) -> tuple[str | None, ...] | None:
+    """Claim token ``x`` in a two-word collocation WordNet knows ("ping pong"), licensed
+    by a window word or collocation ("table tennis"): the keys of both claim words."""
+    c, p = a.claim, a.passage
+    ours = [y for y in (x - 1, x) if 0 <= y and y + 1 < len(c.low) and c.keys[y] is not None]
+    for y, joined in zip(ours, _bigrams(c, ours)):
+        # WordNet writes a collocation with "_" or "-" ("table_tennis", "ping-pong").
+        for phrase in (joined, joined.replace("_", "-")):
+            if not any(lexicon.lemmas(phrase, pos) for pos in ("n", "v")):
+                continue
+            theirs = [p.low[z] for z in window] + _bigrams(p, window)
+            if any(lexicon.licenses(t, phrase) for t in theirs):
+                return (c.keys[y], c.keys[y + 1])
+    return None
+
+
+def _said_plural(a: Alignment, key: str | None) -> bool:
+    """The window says the noun of ``key`` in the plural ("men", not "a man")."""
+    p = a.passage
+    return any(
+        any(base != p.low[z] for base in lexicon.lemmas(p.low[z], "n"))
+        for z in a.positions.get(key or "", ())
+    )

@@ -36,6 +36,9 @@ Mode = Literal["off", "shadow", "on"]
 # ``support_overlap`` mark how close it must come for each.
 CONTRADICTION_FLOOR = 0.75
 MENTION_FLOOR = 0.5
+# Below the contradiction floor the claim's other words are still looked up when
+# this much of it is repeated: licensed words may lift it over (ADR 0025).
+LICENSED_FLOOR = 0.5
 _MARKERS = re.compile(r"\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
 _CUE_CHECKERS = frozenset(("polarity", "quantifier", "modality"))
 
@@ -143,6 +146,13 @@ def _judge(
     a = align(s, p, window)
     base: Outcome
     acct = account(a) if cov >= threshold * CONTRADICTION_FLOOR else None
+    if acct is None and cov >= threshold * LICENSED_FLOOR:
+        # Few words repeated, but the rest may be licensed ("the person is slicing a
+        # vegetable" from "someone is slicing a tomato"): accounted for, they count.
+        acct = account(a)
+        lifted = (len(window.matched) + len(acct.licensed)) / len(s.key_set)
+        if lifted < threshold * CONTRADICTION_FLOOR:
+            acct = None
     if acct is not None and acct.licensed:
         # Words the premise licenses (a synonym, a hypernym it states) count as aligned.
         cov = (len(window.matched) + len(acct.licensed)) / len(s.key_set)

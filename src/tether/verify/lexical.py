@@ -17,6 +17,7 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
+from ..text import lexicon
 from ..text.fold import Collapsed, collapse, fold, translate
 from ..text.sentences import sentence_ranges
 from ..text.terms import STOPWORDS, stem
@@ -275,6 +276,13 @@ def _word_key(word: str) -> str | None:
     """Content key of a lower-case word, or None for stop words and "n't" forms."""
     if word in STOPWORDS or word.endswith("n't"):
         return None
+    if word in lexicon.verb_forms():
+        # An irregular form keys as its verb ("ridden", "sung", "drawn": "riding",
+        # "singing", "drawing") when it is no noun or verb of its own ("saw", "left",
+        # "found" stay themselves).
+        base = lexicon.irregular_base(word)
+        if base is not None:
+            return stem(base)
     return stem(word)
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from ..text import lexicon
 from .lexical import Prepared
 
-__all__ = ["Reading", "partners", "pos_of", "read"]
+__all__ = ["Reading", "manner_adverb", "partners", "pos_of", "read"]
 
 DETERMINERS = frozenset(
     """a an the his her its their some this that these those my your our each every
@@ -134,7 +134,7 @@ def _next_word(p: Prepared, x: int, t1: int) -> str:
     return p.low[x + 1] if x + 1 < t1 and p.clause[x + 1] == p.clause[x] else ""
 
 
-def _adverb(word: str) -> bool:
+def manner_adverb(word: str) -> bool:
     """"carefully", "strongly": a manner adverb, which belongs to no noun phrase."""
     return word.endswith("ly") and bool(lexicon.lemmas(word, "r")) and not lexicon.lemmas(word, "n")
 
@@ -162,9 +162,9 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
             in_np, det = True, False
             seen_verb = True
             continue
-        if key is None or w in PREPOSITIONS or _adverb(w):
+        if key is None or w in PREPOSITIONS or manner_adverb(w):
             if w in PREPOSITIONS or w in _LINKS or key is not None:
-                in_np = key is None or not _adverb(w)
+                in_np = key is None or not manner_adverb(w)
             elif w not in _ADVERBS:
                 in_np = False
             det = det and w in _ADVERBS
@@ -303,7 +303,7 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
     girl is watching"), or of the sentence."""
     y = v - 1
     while y >= t0 and (p.low[y] in BE or p.low[y] in _HAVE or p.low[y] in _ADVERBS
-                       or p.low[y] in _PASSIVE_AUX or p.low[y] in _BASE_AUX or _adverb(p.low[y])):  # fmt: skip
+                       or p.low[y] in _PASSIVE_AUX or p.low[y] in _BASE_AUX or manner_adverb(p.low[y])):  # fmt: skip
         y -= 1
     if y >= t0 and p.low[y] in _RELATIVE:
         z = y - 1
@@ -340,7 +340,7 @@ def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
             break
         z = y
         w = z - 1
-        while w >= t0 and (r.tag[w] in ("N", "M") or p.low[w] in DETERMINERS or _adverb(p.low[w])):
+        while w >= t0 and (r.tag[w] in ("N", "M") or p.low[w] in DETERMINERS or manner_adverb(p.low[w])):
             w -= 1
         found = z if r.tag[w + 1] != "N" or w + 1 == z else w + 1
         if w < t0 or p.clause[w] != p.clause[z] and p.low[w] not in _RELATIVE:

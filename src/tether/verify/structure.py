@@ -79,7 +79,18 @@ class _Pair:
             for w in range(z + 2, min(len(p.low), z + 5)):
                 if self.rp.tag[w] == "N":
                     return p.keys[w] == c.keys[x]
-        return False
+        if (
+            c.low[x] in INDEFINITE_THINGS
+            and self.rp.tag[z] == "N"
+            and not lexicon.kind_of(p.low[z], "person")
+        ):
+            return True  # "cooking something" is said by "cooking eggs"
+        members = collective_members(c, self.rc, x)
+        if members >= 0 and self._same(z, members):
+            return True
+        # A collocation ending in the word ("table tennis", "ping pong").
+        ours, theirs = _collocations(c, x), _collocations(p, z) + [p.low[z]]
+        return any(lexicon.licenses(t, o) for o in ours for t in theirs)
 
     def places(self, x: int) -> list[int]:
         """Window tokens that say claim token ``x``: the same key, else a licensing word."""
@@ -156,6 +167,8 @@ def _said_more_often(pair: _Pair, nouns: list[int]) -> list[str]:
     used: set[int] = set()
     out: list[str] = []
     for x in nouns:
+        if collective_members(c, pair.rc, x) >= 0:
+            continue  # "a group of men" is said by its members' noun
         zs = [z for z in pair.places(x) if pair.rp.tag[z] in ("N", "M", None)]
         free = [z for z in zs if z not in used]
         if free:
@@ -268,14 +281,23 @@ def _arguments(pair: _Pair, x: int, zs: list[int]) -> tuple[str | None, bool]:
     z = verbs[0]
     pa, pp = rp.agent[z], rp.patient[z]
     if ca >= 0 and cp >= 0 and pa >= 0 and pp >= 0 and same(pa, cp) and same(pp, ca):
-        return f"roles:'{c.low[ca]}' and '{c.low[cp]}' trade places around '{c.low[x]}'", True
+        return (
+            f"roles:'{c.low[ca]}' and '{c.low[cp]}' trade places around '{c.low[x]}'",
+            True,
+        )
     if ca >= 0 and (pa < 0 or same(pa, ca)):
         what = c.low[cp]
         there = p.low[pp] if pp >= 0 else "another"
-        return f"roles:'{c.low[x]}' is done to '{what}', in the passage to '{there}'", False
+        return (
+            f"roles:'{c.low[x]}' is done to '{what}', in the passage to '{there}'",
+            False,
+        )
     who = c.low[ca]
     there = p.low[pa] if pa >= 0 else (p.low[pp] if pp >= 0 else "another")
-    return f"roles:'{c.low[x]}' is said of '{who}', the passage says it of '{there}'", False
+    return (
+        f"roles:'{c.low[x]}' is said of '{who}', the passage says it of '{there}'",
+        False,
+    )
 
 
 def _heads(r: Reading, x: int) -> list[int]:
@@ -303,3 +325,30 @@ def _head_differs(pair: _Pair, x: int, zs: list[int]) -> str | None:
         heads.append(theirs[-1])
     h = mine[-1]
     return f"roles:'{c.low[x]}' qualifies '{c.low[h]}' in the sentence, '{p.low[heads[0]]}' in the passage"
+
+
+# Indefinite pronouns for a thing: any noun for a thing says them.
+INDEFINITE_THINGS = frozenset(("something",))
+# Nouns that name a number of their members: "a group of men" is some men.
+_COLLECTIVE = frozenset(("group",))
+
+
+def collective_members(t: Prepared, r: Reading, x: int) -> int:
+    """For "a group of <plural>" at ``x``, the plural's token, else -1."""
+    if not set(lexicon.lemmas(t.low[x], "n")) & _COLLECTIVE or t.low[x].endswith("s"):
+        return -1
+    if x + 2 >= len(t.low) or t.low[x + 1] != "of" or t.clause[x + 2] != t.clause[x]:
+        return -1
+    for w in range(x + 2, min(len(t.low), x + 5)):
+        if r.tag[w] == "N":
+            plural = any(base != t.low[w] for base in lexicon.lemmas(t.low[w], "n"))
+            return w if plural else -1
+    return -1
+
+
+def _collocations(t: Prepared, x: int) -> list[str]:
+    """The two-word collocation WordNet knows that ends at token ``x``, in its spellings."""
+    if x < 1 or t.keys[x - 1] is None or t.clause[x - 1] != t.clause[x]:
+        return []
+    joined = f"{t.low[x - 1]}_{t.low[x]}"
+    return [w for w in (joined, joined.replace("_", "-")) if lexicon.lemmas(w, "n")]

@@ -1,0 +1,112 @@
+"""Paraphrase licences of the support test (docs/adr/0025-paraphrase-licences.md).
+
+Each licence lets a claim word or phrase be accounted for by a premise that states it in
+other words; each comes with a pair showing where it stops (the claim says more, or the
+relation runs the wrong way), which must stay not ``supported``. The pairs are our own,
+written for these rules, not taken from any data set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.config import Settings
+from tether.text import lexicon
+from tether.verify import check
+
+pytestmark = pytest.mark.skipif(not lexicon.available(), reason="WordNet not installed")
+
+# (licence, premise, claim)
+LICENSED = [
+    ("licensed words lift low repetition", "Someone is washing a potato.",
+     "The person is washing a vegetable."),
+    ("second sense, verb hypernym", "The chef is frying onions.", "The chef is cooking onions."),
+    ("second sense, noun hypernym", "A man is polishing a knife.", "A man is polishing a weapon."),
+    ("register variant (polite)", "The woman is reading a book.", "The lady is reading a book."),
+    ("register variant (informal)", "A man is fixing the fence.", "A guy is fixing the fence."),
+    ("irregular participle keys as its verb", "A ballad was sung by the choir.",
+     "The choir is singing a ballad."),
+    ("garment: in / wearing", "A man in a red hat is singing.",
+     "A man is wearing a red hat and singing."),
+    ("garment: wearing / with", "A woman is wearing a straw hat and dancing.",
+     "A woman with a straw hat is dancing."),
+    ("garment: with / in", "The clerk with the grey jacket is typing.",
+     "The clerk in the grey jacket is typing."),
+    ("qualifiers in another order", "A small red ball is rolling.",
+     "A ball, which is red and small, is rolling."),
+    ("adverb after its verb", "The cat is quietly sleeping on the sofa.",
+     "The cat is sleeping quietly on the sofa."),
+    ("a group of <plural>", "Some sailors are singing.", "A group of sailors is singing."),
+    ("general noun one level up", "The dog is swimming in the lake.",
+     "The dog is swimming in the water."),
+    ("possessive read as its noun", "The cat is licking a person's hand.",
+     "The cat is licking someone's hand."),
+    ("compound written as two words", "A girl is reading in the backyard.",
+     "A girl is reading in the back yard."),
+    ("compound written as one word", "The parrot is sitting in a bird cage.",
+     "The parrot is sitting in a birdcage."),
+    ("collocation synonym", "Two girls are playing table tennis.",
+     "Two girls are playing ping pong."),
+    ("synset named '<adjective> <noun>'", "A boy is flying a kite.", "A kid is flying a kite."),
+    ("indefinite 'something'", "The girl is carrying a box.", "The girl is carrying something."),
+]  # fmt: skip
+
+# (limit, premise, claim): the same licences, one step too far.
+NOT_LICENSED = [
+    ("licensed lift: the other word is not licensed", "Someone is washing a potato.",
+     "The person is washing a fruit."),
+    ("second sense: excluded by the first ('boy' is no 'man')", "The boy is playing the drum.",
+     "The man is playing the drum."),
+    ("hypernym the wrong direction", "The chef is cooking onions.", "The chef is frying onions."),
+    ("register variant only of its own hypernym", "The man is reading a book.",
+     "The lady is reading a book."),
+    ("garment: holding is not wearing", "A man is holding a red hat.",
+     "A man is wearing a red hat."),
+    ("garment: only clothing is worn", "A man with a dog is singing.",
+     "A man is wearing a dog and singing."),
+    ("qualifiers reordered, one changed", "A small blue ball is rolling.",
+     "A ball, which is red and small, is rolling."),
+    ("a group is of several", "A sailor is singing.", "A group of sailors is singing."),
+    ("general noun: not the other way", "The dog is swimming in the water.",
+     "The dog is swimming in the lake."),
+    ("possessive: the hypernym still runs one way", "The cat is licking a person's hand.",
+     "The cat is licking a man's hand."),
+    ("compound: both words are needed", "A boy is holding a foot.",
+     "A boy is holding a football."),
+    ("collocation: the other side must say it", "Two girls are playing tennis.",
+     "Two girls are playing table tennis."),
+    ("'<adjective> <noun>' the wrong direction", "A kid is flying a kite.",
+     "A boy is flying a kite."),
+    ("indefinite 'something' is no person", "The girl is carrying a man.",
+     "The girl is carrying something."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("licence", "premise", "claim"), LICENSED, ids=[r[0] for r in LICENSED])
+def test_paraphrase_is_supported(licence: str, premise: str, claim: str) -> None:
+    result = check(claim, premise, settings=Settings())
+    assert result.outcome == "supported", (licence, result.reasons)
+
+
+@pytest.mark.parametrize(
+    ("limit", "premise", "claim"), NOT_LICENSED, ids=[r[0] for r in NOT_LICENSED]
+)
+def test_licence_stops_at_its_limit(limit: str, premise: str, claim: str) -> None:
+    result = check(claim, premise, settings=Settings())
+    assert result.outcome != "supported", (limit, result.reasons)
+
+
+def test_irregular_form_with_a_meaning_of_its_own_keeps_it() -> None:
+    # "saw" (a tool), "left" (a side) and "found" (to found a firm) are words of their
+    # own: keyed as "see", "leave" and "find" they would match what they do not say.
+    assert lexicon.irregular_base("ridden") == "ride"
+    assert lexicon.irregular_base("eaten") == "eat"
+    for word in ("saw", "left", "found"):
+        assert lexicon.irregular_base(word) is None
+
+
+def test_register_variant_reads_the_gloss_not_a_list() -> None:
+    assert lexicon.relation("woman", "lady") == "synonym"
+    assert lexicon.relation("man", "guy") == "synonym"
+    # "girl" is a kind of woman in WordNet, but not glossed as another name for one.
+    assert not lexicon.licenses("woman", "girl")
