@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import pickle
 import random
 import sqlite3
 import subprocess
@@ -341,3 +342,5 @@ def test_build_document_in_process_equals_the_reference(docs: dict[str, str], tm
         got = [(p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region, p.process,
                 json.dumps(flag_column(p.flags, p.heading)), p.text) for p in built.passages]
         assert got == expected, name
+        # As the writer receives it from a worker: the same passages, field for field.
+        assert pickle.loads(pickle.dumps(built)) == built, name

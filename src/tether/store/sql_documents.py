@@ -24,7 +24,8 @@ from .rows import (
     version_from_row,
 )
 
-__all__ = ["PASSAGE_COLUMNS", "Cursor", "SQLBase", "SQLDocuments", "indexed", "passage_values"]
+__all__ = ["PASSAGE_COLUMNS", "Cursor", "SQLBase", "SQLDocuments", "indexed", "passage_rows",
+           "passage_values"]
 
 # A passage row as both backends write and read it (PostgreSQL's passages also carry
 # ``acl`` and ``tsv``, SQLite's a rowid; reading names the columns so neither comes back).
@@ -67,6 +68,22 @@ def indexed(document: Document) -> tuple[Any, ...]:
 def passage_values(dialect: Dialect, p: Passage) -> tuple[Any, ...]:
     return (p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region, p.process,
             dialect.list_value(flag_column(p.flags, p.heading)), p.text)
+
+
+def passage_rows(dialect: Dialect, passages: Sequence[Passage]) -> list[tuple[Any, ...]]:
+    """``passage_values`` of each passage, the list column encoded once per distinct
+    (flags, heading path): a document's passages share a few paths (SQLite keeps the
+    value as text, so rows may share it)."""
+    encoded: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = {}
+    rows = []
+    for p in passages:
+        key = (p.flags, p.heading)
+        column = encoded.get(key)
+        if column is None:
+            column = encoded[key] = dialect.list_value(flag_column(p.flags, p.heading))
+        rows.append((p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region, p.process,
+                     column, p.text))
+    return rows
 
 
 class SQLBase:

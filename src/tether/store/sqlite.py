@@ -26,7 +26,7 @@ from .busy import BUSY_DEADLINE_S, RetryingConnection, is_busy, retry_busy
 from .dialect import SQLITE, fts5_query
 from .migrations import MIGRATIONS, schema_script
 from .rows import document_from_row, passage_from_row
-from .sql_documents import PASSAGE_COLUMNS, SQLDocuments, passage_values
+from .sql_documents import PASSAGE_COLUMNS, SQLDocuments, passage_rows
 from .sql_files import SQLFiles
 from .sql_records import SQLRecords
 from .sqlite_check import sqlite_problems
@@ -223,7 +223,7 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
         cur.execute("DELETE FROM passages WHERE doc_id=?", (doc_id,))
         if not passages:
             return
-        cur.executemany(_INSERT_PASSAGE, [passage_values(SQLITE, p) for p in passages])
+        cur.executemany(_INSERT_PASSAGE, passage_rows(SQLITE, passages))
         cur.execute(
             "INSERT INTO passages_fts(rowid, text) SELECT rowid, text FROM passages WHERE doc_id=?",
             (doc_id,),
