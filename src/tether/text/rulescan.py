@@ -27,6 +27,7 @@ their per-rule scan.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -66,6 +67,13 @@ def _klass(items: list[tuple[object, object]], flags: int, *, spaced: bool = Fal
     """A character class: exact on ASCII (tested against Python's own class), and for
     other characters its explicit members, or all of them where a category or a
     negation makes membership uncertain."""
+    return _klass_of(tuple(items), flags, spaced)
+
+
+@functools.cache
+def _klass_of(items: tuple[tuple[object, object], ...], flags: int, spaced: bool) -> str:
+    # Cached: the rules share most of their classes, and testing 128 characters
+    # against each was most of building the scan (every worker process builds it).
     source, explicit, uncertain = [], [], False
     for op, av in items:
         if op is C.NEGATE:
@@ -142,7 +150,13 @@ def loosened(pattern: re.Pattern[str], *, ascii_text: bool) -> str:
     """RE2 syntax for a pattern that matches wherever ``pattern`` does."""
     if not pattern.flags & re.IGNORECASE:
         raise ValueError("loosened patterns are matched ignoring case")
-    return _emit(parser.parse(pattern.pattern, pattern.flags), pattern.flags, ascii_text=ascii_text)
+    return _emit(_parsed(pattern.pattern, pattern.flags), pattern.flags, ascii_text=ascii_text)
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed(pattern: str, flags: int) -> parser.SubPattern:
+    """Parsed once for both sets (the parse is only read)."""
+    return parser.parse(pattern, flags)
 
 
 class RuleScan:
