@@ -48,6 +48,10 @@ LICENSED = [
     ("collocation synonym", "Two girls are playing table tennis.",
      "Two girls are playing ping pong."),
     ("synset named '<adjective> <noun>'", "A boy is flying a kite.", "A kid is flying a kite."),
+    ("'close to' is 'near'", "The cart is standing close to the gate.",
+     "The cart is standing near the gate."),
+    ("'near' is 'close to'", "The cart is standing near the gate.",
+     "The cart is standing close to the gate."),
     ("indefinite 'something'", "The girl is carrying a box.", "The girl is carrying something."),
 ]  # fmt: skip
 
@@ -77,6 +81,10 @@ NOT_LICENSED = [
      "Two girls are playing table tennis."),
     ("'<adjective> <noun>' the wrong direction", "A kid is flying a kite.",
      "A boy is flying a kite."),
+    ("'close to': still the same gate", "The cart is standing close to the gate.",
+     "The cart is standing near the fence."),
+    ("'close to' is not 'far from'", "The cart is standing close to the gate.",
+     "The cart is standing far from the gate."),
     ("indefinite 'something' is no person", "The girl is carrying a man.",
      "The girl is carrying something."),
 ]  # fmt: skip

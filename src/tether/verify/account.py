@@ -116,6 +116,9 @@ def account(a: Alignment) -> Accounting:
         if _compound_spelling(a, x, window):
             licensed.add(k)  # "a bird cage" from "a birdcage", "backyard" from "back yard"
             continue
+        if _near_spelled(a, x, window):
+            licensed.add(k)  # "near a dog" from "close to a dog", and back
+            continue
         members = collective_members(c, rc, x)
         if members >= 0 and _said_plural(a, c.keys[members]):
             licensed.add(k)  # "a group of men" from "some men", "men"
@@ -267,7 +270,15 @@ def _between(p: Prepared, i: int, j: int) -> set[str]:
 
 
 def _relation_set(words: list[str]) -> set[str]:
+    # Two-word prepositions that are one relation: "close to" is "near".
+    for x in range(len(words) - 1):
+        if (pair := _TWO_WORD.get((words[x], words[x + 1]))) is not None:
+            words = [*words[:x], pair, *words[x + 2 :]]
+            break
     return {_SAME_RELATION.get(w, w) for w in words if w in RELATION_WORDS} - {"of"}
+
+
+_TWO_WORD = {("close", "to"): "near", ("near", "to"): "near"}
 
 
 def _trailing(p: Prepared, z: int) -> list[str]:
@@ -290,9 +301,11 @@ def _relation_before(p: Prepared, y: int) -> set[str]:
     for z in range(y - 1, max(-1, y - 5), -1):
         # Quotes end a clause but not a phrase: "number two on the "Billboard" Hot 100".
         if p.sent[z] != p.sent[y] or (p.keys[z] is not None and p.low[z] not in RELATION_WORDS):
+            if words and p.sent[z] == p.sent[y] and (p.low[z], words[-1]) in _TWO_WORD:
+                words.append(p.low[z])  # "close to": the content word is half the relation
             break
         words.append(p.low[z])
-    return _relation_set(words)
+    return _relation_set(words[::-1])
 
 
 def _governing(a: Alignment) -> tuple[list[str], list[Finding]]:
@@ -481,3 +494,15 @@ def _said_plural(a: Alignment, key: str | None) -> bool:
         any(base != p.low[z] for base in lexicon.lemmas(p.low[z], "n"))
         for z in a.positions.get(key or "", ())
     )
+
+
+def _near_spelled(a: Alignment, x: int, window: list[int]) -> bool:
+    """Claim "near" where the window has "close to", or "close (to)" where it has "near"."""
+    c, p = a.claim, a.passage
+    word, nxt = c.low[x], c.low[x + 1] if x + 1 < len(c.low) else ""
+    if word == "near":
+        return any(p.low[z] == "close" and z + 1 < a.t1 and p.low[z + 1] == "to" for z in window)
+    if word == "close" and nxt == "to":
+        return any(p.low[z] == "near" for z in window)
+    return False
+
