@@ -74,14 +74,17 @@ def run_ingest(paths: list[Path], db: Path, workers: int, env: dict[str, str]) -
         time.sleep(0.02)
     wall = time.perf_counter() - started
     out, err = proc.communicate()
-    return {"s": wall, "tree": peak_tree, "procs": sorted(per_pid.values(), reverse=True),
+    parent = per_pid.pop(proc.pid, 0)
+    return {"s": wall, "tree": peak_tree, "parent": parent,
+            "procs": sorted(per_pid.values(), reverse=True),
             "rc": proc.returncode, "out": out.strip().splitlines()[-1:] or [""], "err": err}
 
 
 def _line(label: str, run: dict[str, object]) -> str:
     procs = " + ".join(f"{p / MIB:.0f}" for p in run["procs"][:4])  # type: ignore[index]
     return (f"  {label:<34} {run['s']:7.1f} s   tree peak {run['tree'] / MIB:6.0f} MiB"  # type: ignore[operator]
-            f"   per process peak MiB: {procs}   rc {run['rc']}")
+            f"   peak MiB of the parent {run['parent'] / MIB:.0f}, of each child: "  # type: ignore[operator]
+            f"{procs or '-'}   rc {run['rc']}")
 
 
 def main(argv: list[str] | None = None) -> int:

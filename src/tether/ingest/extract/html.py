@@ -15,6 +15,7 @@ extraction read.
 from __future__ import annotations
 
 import bisect
+import codecs
 import itertools
 import logging
 import re
@@ -40,6 +41,7 @@ _VOID = frozenset(
     ["area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr", "basefont", "bgsound", "frame", "isindex", "spacer"]
 )
 _RAW_TEXT = frozenset(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"])
+_RAW_TEXT_END = {tag: re.compile(f"</{tag}", re.IGNORECASE) for tag in _RAW_TEXT}
 # Elements whose end tag HTML lets authors omit: reopening one closes the previous.
 _SELF_SIBLING = frozenset(["p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "rb", "rt", "rp"])
 _CLOSES_P = frozenset(
@@ -71,10 +73,18 @@ class HtmlExtractor:
     ) -> Extracted:
         if data[:2] == b"\x1f\x8b":
             data = gunzip(data, settings, name)
-        html = decode_html(data, name, charset)
+        encoding, skip = html_encoding(data, name, charset)
+        html = decode(data, skip, encoding, name)
         check_html_depth(html, settings.max_html_depth, name)
         if len(data) > settings.html_full_extract_max_bytes:
-            return _streamed(html, name)
+            comments = list(comment_bodies(html))
+            if codecs.lookup(encoding).name == "utf-8":
+                # The bytes are valid UTF-8 (decoded above): the parser reads them as
+                # they are, and the decoded copy (4 bytes a character once one emoji is
+                # in the page) is not held while it does.
+                del html
+                return _streamed(data[skip:] if skip else data, comments, name)
+            return _streamed(html, comments, name)
         # Imports are local: lxml and trafilatura cost ~0.5 s to import, and a text-only
         # ingest never needs them.
         from lxml import etree  # type: ignore[import-untyped, unused-ignore]
@@ -110,17 +120,21 @@ class HtmlExtractor:
 HTML_EXTRACTOR = HtmlExtractor()
 
 
-def _streamed(html: str, name: str) -> Extracted:
-    """A page over ``html_full_extract_max_bytes``: read as a stream, never a tree
-    (ADR 0028); the same hidden-text flags, from the same decoded page."""
+def _streamed(page: str | bytes, comments: list[str], name: str) -> Extracted:
+    """A page over ``html_full_extract_max_bytes`` (its text or its UTF-8 bytes): read
+    as a stream, never a tree (ADR 0028); the hidden-text flags come from the same
+    decoded page's comments and the hidden elements the stream met."""
     from lxml import etree  # type: ignore[import-untyped, unused-ignore]
 
-    streamed = stream_html(html, name=name)
-    lines = [line.rstrip() for line in clean(streamed.text).split("\n")]
-    return Extracted(text="\n".join(lines), media_type=HTML,
+    streamed = stream_html(page, name=name)
+    # The stream's lines are already cut at line ends and trailing spaces; clean()
+    # copies nothing when there is nothing to clean.
+    return Extracted(text=clean(streamed.text), media_type=HTML,
                      extractor=f"lxml {etree.__version__} stream; {streamed.headings} headings "
                      "marked", regions=(), title=cap_title(streamed.title or ""),
-                     hidden_flags=_flags(comment_bodies(html), streamed.hidden))
+                     hidden_flags=_flags(comments, streamed.hidden))
+
+
 # libxml2's default depth limit is 256 levels; trafilatura's parse of a page nested
 # about this deep (or deeper) would silently lose the deeper text, so such a page takes
 # the plain-text path over the whole tree instead.
@@ -153,7 +167,14 @@ def _refuse_cut_tree(parser: Any, limit: int, name: str) -> None:
 
 def decode_html(data: bytes, name: str, charset: str | None) -> str:
     """Decode by BOM, else ``charset``, else ``<meta charset>``/XML declaration, else UTF-8."""
-    encoding, body = split_bom(data)
+    encoding, skip = html_encoding(data, name, charset)
+    return decode(data, skip, encoding, name)
+
+
+def html_encoding(data: bytes, name: str, charset: str | None) -> tuple[str, int]:
+    """The codec ``decode_html`` reads ``data`` with, and the length of its byte-order mark."""
+    encoding, rest = split_bom(data[:4])
+    skip = min(4, len(data)) - len(rest)
     if encoding is None:
         declared = charset
         if declared is None:
@@ -162,7 +183,7 @@ def decode_html(data: bytes, name: str, charset: str | None) -> str:
             declared = found.group(1).decode("ascii") if found else None
         encoding = lookup(declared, name) if declared else "utf-8"
         encoding = _WEB_ALIASES.get(encoding, encoding)
-    return decode(data, len(data) - len(body), encoding, name)
+    return encoding, skip
 
 
 def check_html_depth(html: str, limit: int, name: str) -> None:
@@ -175,7 +196,6 @@ def check_html_depth(html: str, limit: int, name: str) -> None:
     stack: list[str] = []
     open_count: dict[str, int] = {}
     pos = 0
-    lower = html.lower()
     while True:
         pos = html.find("<", pos)
         if pos < 0:
@@ -197,8 +217,10 @@ def check_html_depth(html: str, limit: int, name: str) -> None:
                 _close(stack, open_count, tag)
             continue
         if tag in _RAW_TEXT:
-            end = lower.find(f"</{tag}", pos)
-            pos = len(html) if end < 0 else end
+            # Searched case-blind in place: a lowered copy of the page would cost its
+            # size again (4 bytes a character once one emoji is in it).
+            found = _RAW_TEXT_END[tag].search(html, pos)
+            pos = len(html) if found is None else found.start()
             continue
         if tag in _VOID or rest.rstrip().endswith("/"):
             continue

@@ -111,8 +111,11 @@ class _Stream:
             return
         joined = "".join(self.line)
         self.line.clear()
-        found = [part.rstrip() for part in joined.split("\n")] if self.pre else [
-            " ".join(joined.split())]
+        if self.pre:
+            joined = joined.replace("\r\n", "\n").replace("\r", "\n")
+            found = [part.rstrip() for part in joined.split("\n")]
+        else:
+            found = [" ".join(joined.split())]
         for line in found:
             if line.strip():
                 if self.mark:
@@ -256,10 +259,10 @@ class _Stream:
         self.flush()
 
 
-def stream_html(html: str, *, name: str = "<html>") -> Streamed:
-    """The visible text of ``html`` read as a stream (no tree), with its title, the
-    texts of its hidden elements and the number of headings marked. Raises
-    ``LimitExceeded`` when libxml2 stopped at its own depth limit."""
+def stream_html(html: str | bytes, *, name: str = "<html>") -> Streamed:
+    """The visible text of ``html`` (a page, or its UTF-8 bytes) read as a stream (no
+    tree), with its title, the texts of its hidden elements and the number of headings
+    marked. Raises ``LimitExceeded`` when libxml2 stopped at its own depth limit."""
     from lxml import etree  # type: ignore[import-untyped, unused-ignore]
 
     target = _Stream()
@@ -267,7 +270,9 @@ def stream_html(html: str, *, name: str = "<html>") -> Streamed:
     # comments or processing instructions reach a target without those methods.
     parser = etree.HTMLParser(target=target, encoding="utf-8", huge_tree=True)
     for at in range(0, len(html), _SLICE):
-        parser.feed(html[at : at + _SLICE].encode("utf-8", "surrogatepass"))
+        piece = html[at : at + _SLICE]
+        # A slice of bytes may end inside a character: the push parser reads on.
+        parser.feed(piece if isinstance(piece, bytes) else piece.encode("utf-8", "surrogatepass"))
     if not html:
         parser.feed(b" ")
     parser.close()
