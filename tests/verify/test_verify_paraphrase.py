@@ -52,6 +52,14 @@ LICENSED = [
      "The cart is standing near the gate."),
     ("'near' is 'close to'", "The cart is standing near the gate.",
      "The cart is standing close to the gate."),
+    ("'made of' spells a modifier", "A cat is sleeping on the stone wall.",
+     "A cat is sleeping on the wall made of stone."),
+    ("'covered by' spells a derived adjective", "A goat is climbing a rocky slope.",
+     "A goat is climbing a slope covered by rocks."),
+    ("derived adjective from its noun", "A fox is crossing a snow covered field.",
+     "A fox is crossing a snowy field."),
+    ("'people' is the plural of 'person'", "Four men are rowing a boat.",
+     "Four people are rowing a boat."),
     ("indefinite 'something'", "The girl is carrying a box.", "The girl is carrying something."),
 ]  # fmt: skip
 
@@ -85,6 +93,12 @@ NOT_LICENSED = [
      "The cart is standing near the fence."),
     ("'close to' is not 'far from'", "The cart is standing close to the gate.",
      "The cart is standing far from the gate."),
+    ("'made of': the modifier of another head", "A cat is sleeping by the stone wall.",
+     "A cat is sleeping by the wall made of wood."),
+    ("'made of': the material qualifies the other noun", "A stone cat is sleeping on a wall.",
+     "A cat is sleeping on a wall made of stone."),
+    ("'people' is no kind of man", "Four people are rowing a boat.",
+     "Four men are rowing a boat."),
     ("indefinite 'something' is no person", "The girl is carrying a man.",
      "The girl is carrying something."),
 ]  # fmt: skip

@@ -78,6 +78,9 @@ _RULES = {
     "r": (),
 }  # fmt: skip
 
+# Suppletive plurals noun.exc lacks: "people" is also the plural of "person".
+_PLURALS = {"n": {"people": ("person",)}}
+
 Synset = tuple[str, int]  # (part of speech, byte offset in data.<pos>)
 
 
@@ -214,7 +217,7 @@ def lemmas(word: str, pos: str) -> tuple[str, ...]:
     found: list[str] = []
     if _senses(w, pos):
         found.append(w)
-    for base in db.exceptions[pos].get(w, ()):
+    for base in (*db.exceptions[pos].get(w, ()), *_PLURALS.get(pos, {}).get(w, ())):
         if base not in found and _senses(base, pos):
             found.append(base)
     for suffix, repl in _RULES[pos]:
@@ -388,6 +391,8 @@ def _licensing(
     if claim_pos and claim_pos in c_syn:
         c_syn = {claim_pos: c_syn[claim_pos]}
     shared = [pos for pos in p_syn if pos in c_syn]
+    if _derived_adjective(p_syn, c_syn):
+        return "synonym"
     for pos in shared:
         if set(p_syn[pos]) & set(c_syn[pos]):
             return "synonym"
@@ -435,6 +440,20 @@ def _licensing(
             if not any(first.intersection(_pointed(t, _UP)) for t in c_syn[pos][:EXCLUSIVE_SENSES]):
                 return "hypernym"
     return None
+
+
+def _derived_adjective(
+    p_syn: dict[str, tuple[Synset, ...]], c_syn: dict[str, tuple[Synset, ...]]
+) -> bool:
+    """A noun and the adjective WordNet derives from it, either way round ("snow" and
+    "snowy", "telephone" and "telephonic"): a "snow covered hill" is a snowy hill."""
+    for a, b in ((p_syn, c_syn), (c_syn, p_syn)):
+        nouns, adjectives = a.get("n", ())[:PREMISE_SENSES], b.get("a", ())[:COMMON_SENSES]
+        if nouns and adjectives:
+            linked = {t for s in adjectives for t in _pointed(s, ("+", "\\"))}
+            if linked.intersection(nouns):
+                return True
+    return False
 
 
 def _qualified_heads(synsets: tuple[Synset, ...]) -> list[str]:

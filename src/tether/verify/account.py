@@ -116,6 +116,9 @@ def account(a: Alignment) -> Accounting:
         if _compound_spelling(a, x, window):
             licensed.add(k)  # "a bird cage" from "a birdcage", "backyard" from "back yard"
             continue
+        if _periphrasis(a, x, rp):
+            licensed.add(k)  # "a bridge made of rope" from "a rope bridge"
+            continue
         if _near_spelled(a, x, window):
             licensed.add(k)  # "near a dog" from "close to a dog", and back
             continue
@@ -506,3 +509,36 @@ def _near_spelled(a: Alignment, x: int, window: list[int]) -> bool:
         return any(p.low[z] == "near" for z in window)
     return False
 
+
+
+# Participles and adjectives that spell out a modifier: "a bridge *made of* rope" is a
+# rope bridge, "a hillside *covered by* grass" a grassy one, "an area *full of* rocks" a
+# rocky one.
+_PERIPHRASIS = frozenset(("made", "covered", "full", "filled"))
+_PERIPHRASIS_LINK = frozenset(("of", "by", "with", "in"))
+
+
+def _periphrasis(a: Alignment, x: int, rp: Reading) -> bool:
+    """Claim token ``x`` opens "<made/covered/full> <of/by/with> <noun>" whose noun the
+    window has only as a modifier ("stone steps") or through its derived adjective
+    ("rocky")."""
+    c, p = a.claim, a.passage
+    if c.low[x] not in _PERIPHRASIS or x + 2 >= len(c.low) or c.low[x + 1] not in _PERIPHRASIS_LINK:
+        return False
+    rc = read(c)
+    noun = next((y for y in range(x + 2, min(len(c.low), x + 5)) if rc.tag[y] == "N"), -1)
+    head = next((y for y in range(x - 1, max(-1, x - 4), -1) if rc.tag[y] == "N"), -1)
+    if noun < 0 or head < 0:
+        return False
+    for z in range(a.t0, a.t1):
+        if rp.tag[z] != "M" and not (p.keys[z] and lexicon.lemmas(p.low[z], "a")):
+            continue
+        # The modifier must qualify the same thing: "a *rope* bridge", not "a rope ladder".
+        theirs = rp.head[z] if rp.tag[z] == "M" else z + 1
+        if not (0 <= theirs < len(p.keys) and p.keys[theirs] == c.keys[head]):
+            continue
+        if p.keys[z] == c.keys[noun] and rp.tag[z] == "M":
+            return True
+        if p.keys[z] != c.keys[noun] and lexicon.licenses(p.low[z], c.low[noun], "a", "n"):
+            return True
+    return False
