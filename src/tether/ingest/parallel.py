@@ -4,8 +4,9 @@ The parent plans every file (a file the store's record says is unchanged is done
 its ``stat`` alone), hands the rest to a pool of ``workers`` processes that read,
 extract, detect and segment them (``sources.prepare_file``: no store in there), and
 writes each document itself, in its own transaction, in the order the files were
-given; while more prepared files are waiting, their transactions are savepoints of
-one batch that commits them together (``_write``, docs/adr/0027). At most ``2 × workers`` prepared files wait for the writer, so memory is
+given; while workers prepare the next files, their transactions are savepoints of
+one batch that commits them together, at most every quarter second (``_write``,
+docs/adr/0027). At most ``2 × workers`` prepared files wait for the writer, so memory is
 bounded by the worker count and the per-file limits (``max_file_bytes``,
 ``max_text_chars``), not by the folder. A file that fails leaves nothing of itself
 and the others go on.
@@ -22,7 +23,7 @@ import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -63,6 +64,7 @@ def ingest_files(
 ) -> list[IngestResult]:
     """Ingest ``paths`` in order; ``workers`` processes extract (0: one per core).
     ``done`` is called after each file with its result and its size in bytes."""
+    sized = workers == 0  # one per core, as many as the work keeps busy (_pool_size)
     workers = workers or default_workers()
     results: list[IngestResult | None] = [None] * len(paths)
     jobs: list[tuple[int, FileJob]] = []
@@ -74,41 +76,49 @@ def ingest_files(
                 done(path, planned, max(0, _size(path)))
         else:
             jobs.append((n, planned))
-    _write(store, _prepared(jobs, settings, workers), results, done)
+    if sized:
+        workers = _pool_size(jobs, workers)
+        inline = workers == 0
+    else:  # as asked: one worker means this process alone
+        inline = workers <= 1
+    _write(store, _prepared(jobs, settings, workers, inline=inline), results, done)
     return [r for r in results if r is not None]
 
 
-# A batch of writes (one commit) ends when no prepared file is waiting, or at this
-# many files or seconds: other writers of the store wait no longer than that for its
-# lock, and the progress bar moves at least this often.
+# A batch of writes (one commit) ends at this many files or seconds, or when no
+# worker is preparing a next file: other writers of the store wait no longer than
+# that for its lock, a kill loses no more than that of work, and the progress bar
+# moves at least this often.
 _BATCH_FILES = 64
 _BATCH_S = 0.25
 
 
 def _write(
     store: Store,
-    prepared: Iterator[tuple[int, Prepared, bool]],
+    prepared: Iterator[tuple[int, Prepared, Future[Prepared] | None]],
     results: list[IngestResult | None],
     done: Done | None,
 ) -> None:
-    """The one writer: each document in its own transaction, or, while further
-    prepared files are already waiting, in a savepoint of a batch that commits them
-    together (a store with ``batch``: SQLite). The write lock is never held while
-    waiting for a worker. ``done`` hears of each file once its write is committed."""
+    """The one writer: each document in its own transaction, or, while workers
+    prepare the next files, in a savepoint of a batch that commits them together
+    (a store with ``batch``: SQLite), for up to ``_BATCH_S``: the write lock is held
+    while waiting for a worker only within that. ``done`` hears of each file once its
+    write is committed."""
     opener = getattr(store, "batch", None)
     written: list[tuple[Path, IngestResult, int]] = []
     batch = ExitStack()
     opened = -1.0
     try:
-        for n, item, more in prepared:
-            if opener is not None and more and opened < 0:
+        for n, item, upcoming in prepared:
+            if opener is not None and upcoming is not None and opened < 0:
                 batch.enter_context(opener())
                 opened = time.monotonic()
             result = write_prepared(store, item)
             results[n] = result
             written.append((item.job.path, result, max(0, item.job.size)))
-            if opened < 0 or not more or len(written) >= _BATCH_FILES or (
-                    time.monotonic() - opened >= _BATCH_S):
+            left = _BATCH_S - (time.monotonic() - opened)
+            if opened < 0 or upcoming is None or len(written) >= _BATCH_FILES or left <= 0 or (
+                    not upcoming.done() and wait([upcoming], timeout=left).not_done):
                 batch.close()  # commits
                 opened = -1.0
                 _heard(done, written)
@@ -132,15 +142,15 @@ def _size(path: Path) -> int:
 
 
 def _prepared(
-    jobs: list[tuple[int, FileJob]], settings: Settings, workers: int
-) -> Iterator[tuple[int, Prepared, bool]]:
-    """Each job prepared, in order, and whether the next one is ready already: in
-    this process for one job or one worker (a pool costs more to start than one file
-    takes; the next file is never ready, it is yet to be prepared here), else in a
-    pool with a bounded queue."""
-    if len(jobs) <= 1 or workers <= 1:
+    jobs: list[tuple[int, FileJob]], settings: Settings, workers: int, *, inline: bool
+) -> Iterator[tuple[int, Prepared, Future[Prepared] | None]]:
+    """Each job prepared, in order, and the worker's future of the next one: in
+    this process for one job or ``inline`` (a pool costs more to start than a little
+    work takes; the next file is never ready, it is yet to be prepared here), else in
+    a pool of ``workers`` with a bounded queue."""
+    if len(jobs) <= 1 or inline:
         for n, job in jobs:
-            yield n, prepare_file(job, settings=settings), False
+            yield n, prepare_file(job, settings=settings), None
         return
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context(),
                              initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
@@ -153,14 +163,34 @@ def _prepared(
         # While the workers start (an interpreter each), this process prepares the
         # first file itself, so the first write is not later than without a pool.
         first, job = jobs[0]
-        yield first, prepare_file(job, settings=settings), False
+        yield first, prepare_file(job, settings=settings), None
         while waiting:
             n, future = waiting.popleft()
             prepared = future.result()
             for m, job in queue:  # keep the workers busy while this one is written
                 waiting.append((m, pool.submit(prepare_file, job, settings=settings)))
                 break
-            yield n, prepared, bool(waiting) and waiting[0][1].done()
+            yield n, prepared, waiting[0][1] if waiting else None
+
+
+# Bytes per second one worker prepares, roughly, by file type (issue 20's benches), and
+# the work a worker must have to pay for its start (a spawned interpreter importing
+# the extractors and building the rule scan: ~0.5 s of CPU). Plain text is cheap to
+# prepare, so 4 MB of it keeps one worker busy for about a second: a second worker
+# would mostly start.
+_PREPARE_BYTES_S = {".txt": 4e6, ".md": 4e6, ".markdown": 4e6}
+_OTHER_BYTES_S = 3e5  # HTML and PDF: extraction dominates
+_WORK_PER_WORKER_S = 1.0
+
+
+def _pool_size(jobs: list[tuple[int, FileJob]], workers: int) -> int:
+    """Workers to start when the count is left to ingest: at most ``workers`` (the
+    cores) and one per job, and no more than the estimated work keeps busy; 0 means
+    no pool (this process prepares and writes: the work would not pay for a start).
+    Even one worker is worth it beyond that: it prepares while this process writes."""
+    seconds = sum(max(0, job.size) / _PREPARE_BYTES_S.get(job.path.suffix.lower(), _OTHER_BYTES_S)
+                  for _, job in jobs)
+    return min(workers, len(jobs), round(seconds / _WORK_PER_WORKER_S))
 
 
 def _die_with_parent(parent: int) -> None:
