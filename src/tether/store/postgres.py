@@ -256,6 +256,14 @@ def _search_args(terms: Sequence[str], principals: Sequence[str] | None, limit: 
 # -- the store ----------------------------------------------------------------------
 
 
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    # No JIT: the search statement's estimates pass jit_above_cost once a store holds
+    # ~1M passages, and compiling its ~150 expressions took 380 ms of a 1 s search at
+    # 1M; no statement of the store runs long enough to win that back.
+    conn.execute("SET jit = off")
+    conn.commit()
+
+
 class PostgresStore(SQLDocuments, SQLRecords, SQLFiles):
     """The ``Store`` protocol on PostgreSQL, through a psycopg connection pool: the
     shared SQL in the ``POSTGRESQL`` dialect, plus what only PostgreSQL does (the
@@ -288,6 +296,7 @@ class PostgresStore(SQLDocuments, SQLRecords, SQLFiles):
             kwargs={"row_factory": dict_row, "connect_timeout": 10},
             timeout=30.0,
             name="tether",
+            configure=_configure,
             open=True,
         )
 
