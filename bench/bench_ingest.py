@@ -216,9 +216,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"   tether x{run['s'] / floor:.1f} of the floor   (target >= 10 MB/s, <= x2)")
             # The floor runs in this process; tether's figure includes its start-up
             # (the interpreter and the CLI's imports), shown apart here.
-            work = max(1e-3, run["s"] - startup)
-            print(f"  less start-up   {work:7.2f} s  {_mb(size) / work:6.2f} MB/s"
-                  f"   x{work / floor:.1f} of the floor")
+            less = max(1e-3, run["s"] - startup)
+            print(f"  less start-up   {less:7.2f} s  {_mb(size) / less:6.2f} MB/s"
+                  f"   x{less / floor:.1f} of the floor")
         if "html" not in skip:
             files, size = folder_bytes(folders["html"])
             run = run_ingest([folders["html"]], work / "html.db")
