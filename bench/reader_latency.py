@@ -66,6 +66,7 @@ def in_process(db: Path, settings: Settings, label: str) -> dict:
         judge = tether.judge()
         load_s = time.perf_counter() - t
         loaded = rss_mb()
+        calls = _count_calls(judge)
         qs = questions()
         times, ok = [], []
         for q in qs:
@@ -78,12 +79,30 @@ def in_process(db: Path, settings: Settings, label: str) -> dict:
     row = {"label": label, "p50": pct(times, 0.5), "p95": pct(times, 0.95),
            "mean": statistics.mean(times), "load_s": load_s, "rss_mb": loaded - before,
            "accuracy": sum(ans) / len(ans), "abstain_recall": sum(una) / len(una),
-           "n": len(qs), "judge": getattr(judge, "describe", lambda: "none")()}
+           "n": len(qs), "judge": getattr(judge, "describe", lambda: "none")(),
+           "calls_per_ask": calls[0] / len(qs)}
     print(f"{label:<14} p50 {row['p50']:.2f} s  p95 {row['p95']:.2f} s  mean {row['mean']:.2f} s"
           f"  accuracy {row['accuracy']:.3f} ({sum(ans)}/{len(ans)})  abstain recall "
           f"{row['abstain_recall']:.3f} ({sum(una)}/{len(una)})  load {load_s:.1f} s  "
-          f"+RSS {row['rss_mb']:.0f} MB", flush=True)
+          f"+RSS {row['rss_mb']:.0f} MB  reader calls/ask {row['calls_per_ask']:.2f}", flush=True)
     return row
+
+
+def _count_calls(judge: object) -> list[int]:
+    """A counter of the model calls ``judge`` makes from now on (its model's
+    ``yes_probability``, wrapped); [0] forever when there is no reader."""
+    count = [0]
+    model = getattr(judge, "model", None)
+    if model is None:
+        return count
+    ask = model.yes_probability
+
+    def counted(*args: object, **kwargs: object) -> float:
+        count[0] += 1
+        return ask(*args, **kwargs)
+
+    model.yes_probability = counted
+    return count
 
 
 def service(db: Path, model: str, threads: int, slots: int, clients: list[int],
