@@ -60,6 +60,8 @@ LICENSED = [
      "A fox is crossing a snowy field."),
     ("'people' is the plural of 'person'", "Four men are rowing a boat.",
      "Four people are rowing a boat."),
+    ("'outdoors' is 'outside'", "The twins are reading outside.",
+     "The twins are reading outdoors."),
     ("indefinite 'something'", "The girl is carrying a box.", "The girl is carrying something."),
 ]  # fmt: skip
 
@@ -99,6 +101,8 @@ NOT_LICENSED = [
      "A cat is sleeping on a wall made of stone."),
     ("'people' is no kind of man", "Four people are rowing a boat.",
      "Four men are rowing a boat."),
+    ("'outdoors' is not 'indoors'", "The twins are reading outdoors.",
+     "The twins are reading indoors."),
     ("indefinite 'something' is no person", "The girl is carrying a man.",
      "The girl is carrying something."),
 ]  # fmt: skip

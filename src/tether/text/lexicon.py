@@ -250,7 +250,9 @@ def _record(synset: Synset) -> tuple[frozenset[str], tuple[tuple[str, Synset], .
     return words, tuple(ptrs)
 
 
+@lru_cache(maxsize=65536)
 def _synsets(word: str, limit: int) -> dict[str, tuple[Synset, ...]]:
+    # Cached: callers read the mapping and never change it.
     out: dict[str, tuple[Synset, ...]] = {}
     for pos in POS:
         found: list[Synset] = []
@@ -373,7 +375,7 @@ def relation(
 
 @lru_cache(maxsize=65536)
 def _licensing(
-    p_word: str, c_word: str, premise_pos: str | None, claim_pos: str | None
+    p_word: str, c_word: str, premise_pos: str | None, claim_pos: str | None, heads: bool = True
 ) -> Relation | None:
     """``same``, ``synonym`` or ``hypernym`` (see ``relation``), or None."""
     if p_word == c_word:
@@ -399,7 +401,8 @@ def _licensing(
         # A word WordNet glosses as another register's name for its hypernym ("lady: a
         # polite name for any woman", "guy: an informal term for a youth or man") names
         # what the premise word names.
-        if any(_register_variant(t) & set(p_syn[pos]) for t in c_syn[pos][:COMMON_SENSES]):
+        said = set(p_syn[pos])
+        if any(not _register_variant(t).isdisjoint(said) for t in _common(c_word, pos)):
             return "synonym"
     for pos in shared:
         # Words near the top ("object", "part", "group") say nothing a premise word
@@ -407,21 +410,17 @@ def _licensing(
         targets = {t for t in c_syn[pos] if pos != "n" or _height(t) >= GENERAL_DEPTH}
         if any(targets & _ancestors(s, HYPERNYM_DEPTH).keys() for s in p_syn[pos][:HYPERNYM_SENSES]):
             return "hypernym"
-        if pos == "n" and claim_pos in (None, "n"):
+        if heads and pos == "n" and claim_pos in (None, "n"):
             # The premise word's own synset names it "<adjective> <noun>" ("boy":
             # "male child"; "woman": "adult female"): it is that noun, and licenses
             # what the noun licenses ("child" gives "kid").
             for head in _qualified_heads(p_syn[pos][:SECOND_SENSES]):
-                if head != p_word and _licensing(head, c_word, "n", "n") in (
-                    "same",
-                    "synonym",
-                    "hypernym",
-                ):
+                if head != p_word and _licensing(head, c_word, "n", "n", heads=False) is not None:
                     return "hypernym"
         if pos == "n":
             # A general noun the premise word is a direct kind of ("a pond" is water, a
             # body of water, one level under "thing"): said, though "object" is not.
-            general = set(c_syn[pos][:COMMON_SENSES]) - targets
+            general = set(_common(c_word, pos)) - targets
             near = {
                 t
                 for s in p_syn[pos][:HYPERNYM_SENSES]
@@ -434,12 +433,19 @@ def _licensing(
         # senses ("a knife" is a weapon), and not where its first sense excludes the
         # claim word ("boy" is informally a man, but a boy is no man).
         second = p_syn[pos][HYPERNYM_SENSES:SECOND_SENSES]
-        common = {t for t in targets if t in c_syn[pos][:COMMON_SENSES]}
+        common = targets.intersection(_common(c_word, pos))
         if any(common & _ancestors(s, HYPERNYM_DEPTH).keys() for s in second):
             first = {u for f in p_syn[pos][:HYPERNYM_SENSES] for u in _pointed(f, _UP)}
             if not any(first.intersection(_pointed(t, _UP)) for t in c_syn[pos][:EXCLUSIVE_SENSES]):
                 return "hypernym"
     return None
+
+
+@lru_cache(maxsize=16384)
+def _common(word: str, pos: str) -> tuple[Synset, ...]:
+    """The commonest senses of each of ``word``'s lemmas ("people": its own and those of
+    "person", whose plural it also is)."""
+    return tuple(_synsets(word, COMMON_SENSES).get(pos, ()))
 
 
 def _derived_adjective(
@@ -456,7 +462,8 @@ def _derived_adjective(
     return False
 
 
-def _qualified_heads(synsets: tuple[Synset, ...]) -> list[str]:
+@lru_cache(maxsize=16384)
+def _qualified_heads(synsets: tuple[Synset, ...]) -> tuple[str, ...]:
     """Nouns the synsets' lemmas qualify with an adjective ("male_child" -> "child")."""
     out = []
     for synset in synsets:
@@ -464,7 +471,7 @@ def _qualified_heads(synsets: tuple[Synset, ...]) -> list[str]:
             parts = lemma.split("_")
             if len(parts) == 2 and _senses(parts[0], "a") and _senses(parts[1], "n"):
                 out.append(parts[1])
-    return out
+    return tuple(out)
 
 
 def _antonyms(a: dict[str, tuple[Synset, ...]], b: dict[str, tuple[Synset, ...]]) -> bool:

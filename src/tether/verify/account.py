@@ -28,18 +28,20 @@ from .lexical import Prepared
 from .shallow import Reading, manner_adverb, pos_of, read
 from .structure import INDEFINITE_THINGS, collective_members, compare
 
-__all__ = ["Accounting", "RELATION_WORDS", "account"]
+__all__ = ["Accounting", "RELATION_WORDS", "account", "could_lift"]
 
 # Closed-class words that bind two content words; WordNet does not cover them, so the
 # exclusive pairs are listed here (docs/adr/0015-wordnet-lexicon.md).
 RELATION_WORDS = frozenset(
     """in on at onto into off out from to with without over under above below up down
     inside outside near far away behind beside toward towards along around across
-    through before after against beneath underneath about for front top next middle""".split()
+    through before after against beneath underneath about for front top next middle
+    outdoors indoors""".split()
 )
 # Spellings of one relation: "put in the trunk" is "put into the trunk".
 _SAME_RELATION = {"into": "in", "inside": "in", "within": "in", "onto": "on", "upon": "on",
-                  "towards": "toward", "underneath": "under", "beneath": "under"}
+                  "towards": "toward", "underneath": "under", "beneath": "under",
+                  "outdoors": "outside", "indoors": "in"}
 # How far apart two aligned neighbours may be for the words between them to be read.
 _RELATION_REACH = 8
 _EXCLUSIVE = {
@@ -119,6 +121,10 @@ def account(a: Alignment) -> Accounting:
         if _periphrasis(a, x, rp):
             licensed.add(k)  # "a bridge made of rope" from "a rope bridge"
             continue
+        same = _SAME_RELATION.get(word)
+        if same is not None and any(_SAME_RELATION.get(p.low[z], p.low[z]) == same for z in window):
+            licensed.add(k)  # "outdoors" from "outside": one relation spelt two ways
+            continue
         if _near_spelled(a, x, window):
             licensed.add(k)  # "near a dog" from "close to a dog", and back
             continue
@@ -154,6 +160,26 @@ def account(a: Alignment) -> Accounting:
         (*caps, *caps_rel, *caps_st),
         (*findings, *found_rel, *found_st),
     )
+
+
+# At most this many (window word, claim word) look-ups decide whether a pair below the
+# contradiction floor is accounted at all (a short premise, as in SICK, is always read).
+_LIFT_PAIRS = 200
+_LIFT_WORDS = 3
+
+
+def could_lift(a: Alignment) -> bool:
+    """Whether every unmatched claim word has a window word that licenses it: the cheap
+    look-up before a full ``account`` of a pair whose repeated words alone fall short
+    (only then can it be supported; the rest of the accounting only takes away)."""
+    c, p = a.claim, a.passage
+    todo = sorted({c.low[x] for x in range(len(c.keys)) if _is_word(c, x) and c.keys[x] not in a.matched})
+    if len(todo) > _LIFT_WORDS:
+        return False  # bounded cost: more words to license than a paraphrase of one clause has
+    window = sorted({p.low[z] for z in range(a.t0, a.t1) if _is_word(p, z) and p.keys[z] not in a.matched})
+    if len(window) * len(todo) > _LIFT_PAIRS:
+        return False  # bounded cost: a long window is accounted only above the floor
+    return all(any(lexicon.licenses(z, word) for z in window) for word in todo)
 
 
 def _distinct(p: Prepared, tokens: list[int]) -> list[int]:
@@ -300,7 +326,7 @@ def _trailing(p: Prepared, z: int) -> list[str]:
 def _relation_before(p: Prepared, y: int) -> set[str]:
     """Relation words between token ``y`` and the content word before it (at most
     four tokens back, within the clause): what governs ``y``'s phrase."""
-    words = []
+    words: list[str] = []
     for z in range(y - 1, max(-1, y - 5), -1):
         # Quotes end a clause but not a phrase: "number two on the "Billboard" Hot 100".
         if p.sent[z] != p.sent[y] or (p.keys[z] is not None and p.low[z] not in RELATION_WORDS):

@@ -19,7 +19,7 @@ from ..config import Settings
 from ..errors import ConfigError
 from ..modes import MODES
 from ..records import OUTCOME_RANK, Outcome, Verdict
-from .account import Accounting, account
+from .account import Accounting, account, could_lift
 from .align import Alignment, Finding, Window, align, best_windows
 from .checks import check_figures, check_names, check_years
 from .lexical import Prepared, find_verbatim, prepare, verbatim_form
@@ -146,7 +146,7 @@ def _judge(
     a = align(s, p, window)
     base: Outcome
     acct = account(a) if cov >= threshold * CONTRADICTION_FLOOR else None
-    if acct is None and cov >= threshold * LICENSED_FLOOR:
+    if acct is None and cov >= threshold * LICENSED_FLOOR and could_lift(a):
         # Few words repeated, but the rest may be licensed ("the person is slicing a
         # vegetable" from "someone is slicing a tomato"): accounted for, they count.
         acct = account(a)
