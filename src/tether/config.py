@@ -69,6 +69,12 @@ class Settings:
     # writes them); 0 = one per core. Peak memory grows with this times the per-file
     # limits above, never with the folder.
     ingest_workers: int = 0
+    # A worker process is replaced by a fresh one after preparing this many files: its
+    # heap keeps what the largest file it read made it grow to (glibc maps it, Python's
+    # arenas fragment), so without a limit each worker holds its peak to the end of the
+    # ingest, beside the others'. A replacement costs ~1 s of CPU (an interpreter and
+    # the extractors' imports), so 20 files cost a few percent of an ingest.
+    ingest_worker_max_files: int = 20
     # A question longer than this is refused rather than fed to the FTS parser.
     max_question_chars: int = 2_000
     # Provenance policy: when on, a sentence may rest only on original text; one that
@@ -202,7 +208,7 @@ class Settings:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
-           "html_full_extract_max_bytes",
+           "html_full_extract_max_bytes", "ingest_worker_max_files",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
            "max_json_depth", "max_json_number_chars", "max_page_pixels", "max_alignments",
            "max_verify_pairs", "max_pdf_tokens", "max_pdf_page_tokens", "max_heavy_per_key")
