@@ -152,18 +152,24 @@ def _prepared(
         for n, job in jobs:
             yield n, prepare_file(job, settings=settings), None
         return
+    # A worker is replaced after ingest_worker_max_files files, handing back what its
+    # heap grew to (ADR 0028); the writer prepares the first file itself only when it
+    # is plain text, so it never imports the HTML and PDF extractors.
+    first_here = jobs[0][1].path.suffix.lower() in _PREPARE_BYTES_S
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context(),
-                             initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
+                             initializer=_die_with_parent, initargs=(os.getpid(),),
+                             max_tasks_per_child=settings.ingest_worker_max_files) as pool:
         waiting: deque[tuple[int, Future[Prepared]]] = deque()
-        queue = iter(jobs[1:])
+        queue = iter(jobs[1:] if first_here else jobs)
         for n, job in queue:
             waiting.append((n, pool.submit(prepare_file, job, settings=settings)))
             if len(waiting) >= 2 * workers:
                 break
         # While the workers start (an interpreter each), this process prepares the
         # first file itself, so the first write is not later than without a pool.
-        first, job = jobs[0]
-        yield first, prepare_file(job, settings=settings), None
+        if first_here:
+            first, job = jobs[0]
+            yield first, prepare_file(job, settings=settings), None
         while waiting:
             n, future = waiting.popleft()
             prepared = future.result()
