@@ -362,7 +362,13 @@ class PostgresStore(SQLDocuments, SQLRecords, SQLFiles):
             readable: list[Any] = [list(principals)] if principals is not None else []
             rows = self._rows(exhaustive_sql(len(kept), self.language, acl=acl), [*kept, *readable, limit])
         else:
-            rows = self._rows(search_sql(len(kept), self.language, acl=acl), _search_args(kept, principals, limit))
+            with self.transaction() as cur:
+                # The plan does not depend on the terms (every step reads them through a
+                # CTE), but PostgreSQL would plan this statement afresh for each search
+                # (a custom plan: 6 ms of a 10 ms search at 100k passages).
+                cur.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+                cur.execute(search_sql(len(kept), self.language, acl=acl), _search_args(kept, principals, limit))
+                rows = cur.fetchall()
         return [
             Hit(passage_from_row(row), document_from_row(row, prefix="doc_"), float(row["score"]), rank)
             for rank, row in enumerate(rows)
