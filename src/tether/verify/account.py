@@ -164,7 +164,7 @@ def account(a: Alignment) -> Accounting:
 
 # At most this many (window word, claim word) look-ups decide whether a pair below the
 # contradiction floor is accounted at all (a short premise, as in SICK, is always read).
-_LIFT_PAIRS = 200
+_LIFT_PAIRS = 60
 _LIFT_WORDS = 3
 
 
@@ -176,10 +176,17 @@ def could_lift(a: Alignment) -> bool:
     todo = sorted({c.low[x] for x in range(len(c.keys)) if _is_word(c, x) and c.keys[x] not in a.matched})
     if len(todo) > _LIFT_WORDS:
         return False  # bounded cost: more words to license than a paraphrase of one clause has
+    if not all(_in_wordnet(word) for word in todo):
+        return False  # a name or a word WordNet lacks is licensed only by itself
     window = sorted({p.low[z] for z in range(a.t0, a.t1) if _is_word(p, z) and p.keys[z] not in a.matched})
+    window = [z for z in window if _in_wordnet(z)]
     if len(window) * len(todo) > _LIFT_PAIRS:
         return False  # bounded cost: a long window is accounted only above the floor
     return all(any(lexicon.licenses(z, word) for z in window) for word in todo)
+
+
+def _in_wordnet(word: str) -> bool:
+    return any(lexicon.lemmas(word, pos) for pos in lexicon.POS)
 
 
 def _distinct(p: Prepared, tokens: list[int]) -> list[int]:
