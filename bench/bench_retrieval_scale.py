@@ -17,7 +17,14 @@ a document, 4-term questions: one common, two middling, one rare), written with 
   ORDER BY ts_rank(tsv, q) DESC LIMIT 8`` with the same OR-query).
 
 p50/p95 in ms after one warm-up pass; each line gives the ratio to its floor, and the
-PostgreSQL ``ask`` line its ratio to SQLite's. Targets (issue 20): SQLite ask within
+PostgreSQL ``ask`` line its ratio to SQLite's. Then overlap@8: the share of the
+exhaustive PostgreSQL ranking's top 8 (every match ranked, ``exhaustive_sql``) that
+``search`` (ADR 0026) also returns, with and without an ACL.
+
+Building 1M passages takes a while; build once and reuse:
+
+    python bench/bench_retrieval_scale.py --sizes 1000000 --keep /tmp/scale-1m --build-only
+    python bench/bench_retrieval_scale.py --sizes 1000000 --keep /tmp/scale-1m --queries 100 Targets (issue 20): SQLite ask within
 3x (p50) and 4x (p95) of bare FTS5 at 1M; PostgreSQL ask p50 within 2x of SQLite's.
 """
 
