@@ -102,7 +102,8 @@ class HtmlExtractor:
         _refuse_cut_tree(parser, settings.max_html_depth, name)
         title = _html_title(root)
         # trafilatura parses again without huge_tree: a deep page would lose its deep text.
-        text = _trafilatura_text(html, name) if _tree_depth(root) < _TRAFILATURA_DEPTH else None
+        deep = _tree_depth(root) >= _TRAFILATURA_DEPTH
+        text = None if deep else _trafilatura_text(_visible_html(root) or html, name)
         if text:
             import trafilatura
 
@@ -253,6 +254,24 @@ def _open(stack: list[str], open_count: dict[str, int], tag: str) -> None:
         open_count[stack.pop()] -= 1
     stack.append(tag)
     open_count[tag] = open_count.get(tag, 0) + 1
+
+
+def _visible_html(root: Any) -> str | None:
+    """The page without the elements no reader sees (``hidden_element``), as HTML for
+    trafilatura, which keeps the ``hidden`` attribute's, ``<template>``'s and zero-size
+    text; ``None`` when the page has none (it is then read as it came)."""
+    if not any(isinstance(e.tag, str) and hidden_element(e.tag, e.attrib) for e in root.iter()):
+        return None
+    import copy
+
+    from lxml import etree  # type: ignore[import-untyped, unused-ignore]
+
+    visible = copy.deepcopy(root)
+    for element in [e for e in visible.iter() if isinstance(e.tag, str)
+                    and hidden_element(e.tag, e.attrib)]:
+        if element.getparent() is not None:
+            element.drop_tree()  # its tail is the next visible text: kept
+    return str(etree.tostring(visible, encoding="unicode", method="html"))
 
 
 def _trafilatura_text(html: str, name: str) -> str | None:
@@ -412,7 +431,7 @@ def _plain_text(root: Any) -> str:
     for event, element in etree.iterwalk(root, events=("start", "end")):
         tag = element.tag.lower() if isinstance(element.tag, str) else ""
         if event == "start":
-            if tag in _SKIP_TEXT:
+            if tag in _SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
                 skipping += 1
             elif not skipping:
                 if tag in _BLOCK:
@@ -420,7 +439,7 @@ def _plain_text(root: Any) -> str:
                 if element.text:
                     parts.append(_collapse(element.text))
         else:
-            if tag in _SKIP_TEXT:
+            if tag in _SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
                 skipping -= 1
             elif not skipping and tag in _BLOCK:
                 parts.append("\n")
