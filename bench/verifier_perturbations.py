@@ -4,7 +4,9 @@ Sentences of real paragraphs (SQuAD 2.0 "Normans" and HaluEval knowledge) are co
 with one change each — a negation after the first auxiliary, a changed figure, a
 changed year, a name swapped for another name of the same paragraph, the subject and
 object traded round a verb (roles), one noun swapped for a WordNet co-hyponym the
-paragraph lacks (substitute), a preposition swapped for its opposite (preposition) —
+paragraph lacks (substitute), a preposition swapped for its opposite (preposition),
+what restricts the sentence cut off (qualifier: the words from "only", "unless",
+"except", "if", "when"… on, or an opening "If/When …," clause) —
 and with harmless changes (whitespace, quote style, case). Each copy is checked
 against its own paragraph. Changed copies must not come out ``supported`` (target
 >= 97% for each kind, issue 16); the untouched and harmless ones must (>= 99.5%).
@@ -39,7 +41,8 @@ from tether.text.sentences import sentence_ranges
 from tether.text.terms import STOPWORDS, stem
 from tether.verify import check, extract_figures
 
-CHANGED = ("negation", "figure", "year", "name", "roles", "substitute", "preposition")
+CHANGED = ("negation", "figure", "year", "name", "roles", "substitute", "preposition",
+           "qualifier")
 OUTCOMES = ("supported", "contradicted", "mentioned", "unsupported")
 HARMLESS = ("untouched", "whitespace", "quote", "case")
 _AUX = re.compile(
@@ -252,6 +255,23 @@ def substitute_word(s: str, paragraph: str, rng: random.Random) -> str | None:
     return None
 
 
+_RESTRICTION = re.compile(r"\s+(?:only|solely|exclusively|except|unless|if|when|whenever|"
+                          r"provided|until)\b", re.I)
+_OPENING_CONDITION = re.compile(r"^(?:If|When|Whenever|Unless|Once|Provided)\b[^,]{3,120},\s+")
+
+
+def drop_qualifier(s: str) -> str | None:
+    """``s`` without what restricts it: cut before its first restricting word (keeping
+    at least four words), or without its opening condition clause."""
+    opening = _OPENING_CONDITION.match(s)
+    if opening and len(s[opening.end():].split()) >= 3:
+        return s[opening.end():]
+    cut = _RESTRICTION.search(s)
+    if cut and len(s[: cut.start()].split()) >= 4:
+        return s[: cut.start()].rstrip(" ,;:") + "."
+    return None
+
+
 def respace(s: str, rng: random.Random) -> str:
     parts = s.split(" ")
     glue = [rng.choice((" ", "  ", "\n", "\t", " \u00a0")) for _ in parts[1:]]
@@ -288,6 +308,7 @@ def copies(
     yield "roles", reverse_roles(sentence)
     yield "substitute", substitute_word(sentence, paragraph, rng)
     yield "preposition", change_preposition(sentence, rng)
+    yield "qualifier", drop_qualifier(sentence)
 
 
 def run_perturbations(

@@ -21,7 +21,8 @@ PASSAGE = (
         ("Hydrogen released by charging is flammable.", "supported"),
         ("Hydrogen released by charging is also flammable.", "supported"),
         ("The pump house detectors are bump-tested every 30 days.", "supported"),
-        ("The pump house extract fan gives 12 air changes per hour.", "supported"),
+        ("The pump house extract fan gives 12 air changes per hour when the door is closed.",
+         "supported"),
     ],
 )
 def test_the_predicate_must_be_stated(sentence, outcome):
@@ -30,3 +31,10 @@ def test_the_predicate_must_be_stated(sentence, outcome):
     if outcome == "mentioned":
         assert any(r.startswith("predicate:") for r in result.reasons)
         assert result.checker == "predicate"
+
+
+def test_a_condition_the_passage_states_is_not_dropped():
+    # The passage gives the rate only "when the door is closed" (ADR 0030).
+    result = check("The pump house extract fan gives 12 air changes per hour.", PASSAGE,
+                   settings=Settings())
+    assert result.outcome == "mentioned" and result.checker == "context", result

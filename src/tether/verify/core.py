@@ -22,6 +22,7 @@ from ..records import OUTCOME_RANK, Outcome, Verdict
 from .account import Accounting, account, could_lift
 from .align import Alignment, Finding, Window, align, best_windows
 from .checks import check_figures, check_names, check_years
+from .context import dropped_frame
 from .lexical import Prepared, find_verbatim, prepare, verbatim_form
 from .polarity import check_modality, check_negation, check_quantifier
 
@@ -118,7 +119,12 @@ def check(
         whole = p.sentences[first][0] >= span[0] - 1 and p.sentences[last][1] <= span[1] + 2
         if whole:
             return Check("supported", 1.0, span, ("verbatim",), "verbatim")
-        # A fragment of a longer sentence: its context may negate or hedge it.
+        # A fragment of a longer sentence: its context may restrict, condition or
+        # report it (read here), or negate or hedge it (read by the checks).
+        start, end = p.sentences[first][0], p.sentences[last][1]
+        frame = dropped_frame(p.text[start:end], (span[0] - start, span[1] - start))
+        if frame is not None:
+            return Check("mentioned", 1.0, span, ("verbatim piece", frame), "context")
         fragment = _judge(s, p, Window(first, last, s.key_set, 1.0), threshold, gates)
         if fragment.outcome == "supported" and fragment.shadow_outcome is None:
             return Check("supported", 1.0, span, ("verbatim",), "verbatim")
