@@ -29,7 +29,7 @@ _RESTRICTORS = frozenset((
 ))
 # A sentence that opens with a condition makes everything after its comma conditional.
 _CONDITION = re.compile(
-    r"\W*(if|when|whenever|unless|provided|once|assuming|where|in case)\b", re.IGNORECASE
+    r"(if|when|whenever|unless|provided|once|assuming|where|in case)\b", re.IGNORECASE
 )
 # Words of claiming, believing, doubting or denying right before the piece: it is what
 # someone holds, not what the passage states. Plain report ("Engineers said the bridge
@@ -41,20 +41,22 @@ _REPORTED = re.compile(
     r"misconception|wrongly|mistakenly)\s*(that\s*)?$",
     re.IGNORECASE,
 )
-_FIRST_WORD = re.compile(r"[^\w]*(\w+)")
+_WORD = re.compile(r"\w+")
+_OPENING = " \t\n\"'“‘([-—"  # what may stand before a sentence's first word
 
 
 def dropped_frame(sentence: str, span: tuple[int, int]) -> str | None:
     """Why ``sentence[span]`` — a proper piece of the passage sentence ``sentence`` —
     does not say on its own what it says there; ``None`` when nothing frames it."""
     before, after = sentence[: span[0]], sentence[span[1] :]
-    first = _FIRST_WORD.match(after)
-    if first and first.group(1).lower() in _RESTRICTORS:
-        return f"restricted: '{first.group(1).lower()}' follows it in the passage"
+    # Patterns anchored by hand (match at one place), so no input makes them quadratic.
+    first = _WORD.match(after, len(after) - len(after.lstrip(" \t\n,;:—-")))
+    if first and first.group(0).lower() in _RESTRICTORS:
+        return f"restricted: '{first.group(0).lower()}' follows it in the passage"
     said = _REPORTED.search(before.rstrip(" ,:"))
     if said:
         return f"reported: the passage gives it as '{' '.join(said.group(0).lower().split())}'"
-    condition = _CONDITION.match(before)
+    condition = _CONDITION.match(before, len(before) - len(before.lstrip(_OPENING)))
     if condition and "," in before[condition.end() :]:
         return f"conditional: the passage says it under '{condition.group(1).lower()}'"
     return None
