@@ -150,12 +150,7 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             if self._batched:
                 yield from self._savepoint()
                 return
-            try:
-                self._db.execute("BEGIN IMMEDIATE")  # retried while busy (store.busy)
-            except sqlite3.OperationalError as exc:
-                if is_busy(exc):
-                    raise _busy(self.path) from exc
-                raise
+            self._begin()
             try:
                 yield self._db
             except BaseException:
@@ -163,6 +158,14 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
                 raise
             else:
                 self._db.execute("COMMIT")
+
+    def _begin(self) -> None:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")  # retried while busy (store.busy)
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                raise _busy(self.path) from exc
+            raise
 
     def _savepoint(self) -> Iterator[sqlite3.Connection]:
         self._db.execute("SAVEPOINT one_write")
@@ -190,12 +193,7 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             if self._batched:  # already in one: this is part of it
                 yield
                 return
-            try:
-                self._db.execute("BEGIN IMMEDIATE")  # retried while busy (store.busy)
-            except sqlite3.OperationalError as exc:
-                if is_busy(exc):
-                    raise _busy(self.path) from exc
-                raise
+            self._begin()
             self._batched = True
             try:
                 yield
