@@ -54,7 +54,8 @@ def test_hidden_text_stays_out_of_the_plain_text_fallback(hidden: str) -> None:
 
 
 def test_a_page_without_hidden_elements_is_read_as_it_came() -> None:
-    assert html_extract._visible_html(lxml_html.document_fromstring(_page(""))) is None
+    root = lxml_html.document_fromstring(_page(""))
+    assert html_extract._visible_html(root, html_extract._hidden_elements(root)) is None
 
 
 def test_citations_from_when_hidden_text_was_stored_resolve_to_the_same_visible_text(
@@ -64,7 +65,7 @@ def test_citations_from_when_hidden_text_was_stored_resolve_to_the_same_visible_
     page.write_text(_page(HIDDEN[0]), encoding="utf-8")
     settings, db = Settings(), tmp_path / "store.db"
     with monkeypatch.context() as old:
-        old.setattr(html_extract, "_visible_html", lambda root: None)  # the released path
+        old.setattr(html_extract, "_visible_html", lambda root, hidden: None)  # the released path
         store = SQLiteStore(db)
         result = ingest_file(store, page, Metadata(), settings=settings)
         document, version = store.document(result.doc_id), store.version(result.doc_id)

@@ -103,7 +103,8 @@ class HtmlExtractor:
         title = _html_title(root)
         # trafilatura parses again without huge_tree: a deep page would lose its deep text.
         deep = _tree_depth(root) >= _TRAFILATURA_DEPTH
-        text = None if deep else _trafilatura_text(_visible_html(root) or html, name)
+        hidden = _hidden_elements(root)  # found once: for the visible copy and the flags
+        text = None if deep else _trafilatura_text(_visible_html(root, hidden) or html, name)
         if text:
             import trafilatura
 
@@ -115,7 +116,7 @@ class HtmlExtractor:
         marked = mark_headings(lines, _headings(root))
         return Extracted(text="\n".join(lines), media_type=HTML,
                          extractor=f"{extractor}; {marked} headings marked", regions=(),
-                         title=title, hidden_flags=_hidden_flags(html, root))
+                         title=title, hidden_flags=_hidden_flags(html, root, hidden))
 
 
 HTML_EXTRACTOR = HtmlExtractor()
@@ -256,11 +257,12 @@ def _open(stack: list[str], open_count: dict[str, int], tag: str) -> None:
     open_count[tag] = open_count.get(tag, 0) + 1
 
 
-def _visible_html(root: Any) -> str | None:
+def _visible_html(root: Any, hidden: list[Any]) -> str | None:
     """The page without the elements no reader sees (``hidden_element``), as HTML for
     trafilatura, which keeps the ``hidden`` attribute's, ``<template>``'s and zero-size
-    text; ``None`` when the page has none (it is then read as it came)."""
-    if not _hidden_elements(root):
+    text; ``None`` when the page has none (``hidden``: its ``_hidden_elements``; it is
+    then read as it came)."""
+    if not hidden:
         return None
     import copy
 
@@ -493,18 +495,18 @@ def detect_html_hidden(html: str) -> tuple[str, ...]:
     return _hidden_flags(html, root)
 
 
-def _hidden_flags(html: str, root: Any) -> tuple[str, ...]:
+def _hidden_flags(html: str, root: Any, hidden: list[Any] | None = None) -> tuple[str, ...]:
     """Flags for the comments of ``html`` and the hidden elements of its tree ``root``
     (parsed without comments; ``None`` when it could not be parsed)."""
-    hidden: list[str] = []
+    texts: list[str] = []
     if root is not None:
-        elements = _hidden_elements(root)
-        hidden = [element.text_content() for element in elements]
+        elements = _hidden_elements(root) if hidden is None else hidden
+        texts = [element.text_content() for element in elements]
         inside = set(elements)  # an input inside a hidden element was skipped with it
-        hidden += [e.get("value", "") for e in root.xpath("//input[@type]")
-                   if e.get("type", "").lower() == "hidden"
-                   and not any(a in inside for a in e.iterancestors())]
-    return _flags(comment_bodies(html), hidden)
+        texts += [e.get("value", "") for e in root.xpath("//input[@type]")
+                  if e.get("type", "").lower() == "hidden"
+                  and not any(a in inside for a in e.iterancestors())]
+    return _flags(comment_bodies(html), texts)
 
 
 def _flags(*texts: Iterable[str]) -> tuple[str, ...]:
