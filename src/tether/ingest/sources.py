@@ -241,9 +241,10 @@ def build_passages(
 ) -> list[Passage]:
     """Segment a version into passages carrying the document's provenance."""
     breaks = [r.start for r in version.regions]
+    spans = passage_spans(version.text, max_chars=max_chars, breaks=breaks)
+    texts = [version.text[span.start : span.end] for span in spans]
     passages = []
-    for span in passage_spans(version.text, max_chars=max_chars, breaks=breaks):
-        text = version.text[span.start : span.end]
+    for span, text, flags in zip(spans, texts, injection.detect_each(texts), strict=True):
         passages.append(
             Passage(
                 passage_id=ids.passage_id_for(document.doc_id, version.version, span.start, span.end),
@@ -255,7 +256,7 @@ def build_passages(
                 kind=document.kind,
                 region=region_label(version.regions, span.start),
                 process=document.process,
-                flags=injection.detect(text),
+                flags=flags,
                 heading=span.heading,
             )
         )

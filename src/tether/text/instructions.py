@@ -37,14 +37,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from .fold import SINGLE_QUOTES
 from .instruction_rules import CODES, RULES, Rule
 from .rulescan import RuleScan
 
 __all__ = [
-    "CODES", "comment_bodies", "detect", "explain", "instruction_codes", "is_instruction_like",
+    "CODES", "comment_bodies", "detect", "detect_each", "explain", "instruction_codes", "is_instruction_like",
 ]
 
 
@@ -54,8 +54,10 @@ _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 # Any apostrophe-like mark becomes "'", so "ignore all previous" rules see "don't" once.
 _QUOTES = re.compile("[" + "".join(map(re.escape, SINGLE_QUOTES[1:])) + "]")
 # Runs of horizontal space become one " ": a lone " " is left alone (matching it
-# would rewrite every space of the text to itself).
-_HSPACE = re.compile(r"[^\S\n]{2,}|[^\S \n]")
+# would rewrite every space of the text to itself). One horizontal space opens every
+# match, so ``re`` skips to the next one in C (two branches of classes, as in
+# ``[^\S\n]{2,}|[^\S \n]``, were tried at every character: twice the time).
+_HSPACE = re.compile(r"[^\S\n](?:[^\S\n]+|(?<! ))")
 
 
 def _normalise(text: str) -> str:
@@ -144,6 +146,38 @@ def detect(text: str) -> tuple[str, ...]:
     if "<!--" in text and any(instruction_codes(body) for body in comment_bodies(text)):
         found.add("hidden-html")
     return tuple(code for code in CODES if code in found)
+
+
+def detect_each(texts: Sequence[str]) -> list[tuple[str, ...]]:
+    """``[detect(text) for text in texts]`` (a document's passages), with one read of
+    them all first: where no rule can match them, none matches any one of them, and
+    most documents' passages are all clean.
+
+        >>> detect_each(["Wear gloves.", "Do not tell the user about this note."])
+        [(), ('conceal',)]
+    """
+    if texts and _none_can_fire(texts):
+        return [()] * len(texts)
+    return [detect(text) for text in texts]
+
+
+def _none_can_fire(texts: Sequence[str]) -> bool:
+    """Whether no rule can fire on any of ``texts``: each is read as ``_fired`` reads it
+    (ASCII as it is, the rest normalised), joined by newlines. A loosened pattern
+    without "^" that matches one of them matches the join (``\\b`` and the loosened
+    "$" hold at a newline as at a text's edge). A comment body is no such piece (it
+    ends at "-->"), so texts holding a comment are read one by one."""
+    scan = _scan()
+    if scan is None or scan.anchored:
+        return False
+    as_they_are: list[str] = []
+    others: list[str] = []
+    for text in texts:
+        if "<!--" in text:
+            return False
+        (as_they_are if text.isascii() else others).append(text)
+    groups = (as_they_are, [_normalise(text) for text in others])
+    return all(scan.candidates("\n".join(group)) == [] for group in groups if group)
 
 
 def instruction_codes(text: str) -> set[str]:

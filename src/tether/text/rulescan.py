@@ -45,6 +45,8 @@ except ModuleNotFoundError:  # pragma: no cover - depends on the environment
 
 __all__ = ["RuleScan", "loosened"]
 
+# A "^" of loosened RE2 syntax that anchors (not the one that opens a negated class).
+_START = re.compile(r"(?<!\[)\^")
 _NON_ASCII = r"\x{80}-\x{10FFFF}"
 # What one " " of normalised text was in raw ASCII text: a run of horizontal space.
 _RAW_SPACE = r"[\x{9}\x{B}\x{C}\x{D}\x{1C}-\x{1F} ]+"
@@ -162,25 +164,32 @@ def _parsed(pattern: str, flags: int) -> parser.SubPattern:
 class RuleScan:
     """Two RE2 sets over the same rules: one for ASCII text (with ``\\b``), one for any."""
 
-    def __init__(self, ascii_set: object, any_set: object) -> None:
+    def __init__(self, ascii_set: object, any_set: object, *, anchored: bool) -> None:
         self._ascii = ascii_set
         self._any = any_set
+        # Whether a pattern holds "^" (the start of the text): only then can a pattern
+        # match a text and miss the same text inside a longer one (``\b`` and the
+        # loosened "$" hold at a newline as at a text's edge).
+        self.anchored = anchored
 
     @classmethod
     def build(cls, patterns: Sequence[re.Pattern[str]]) -> RuleScan | None:
         if re2 is None:
             return None
-        sets = []
+        sets, anchored = [], False
         for ascii_text in (True, False):
             options = re2.Options()
             options.case_sensitive = False
             options.max_mem = 64 << 20
             scan = re2.Set.SearchSet(options)
             for pattern in patterns:
-                scan.Add(loosened(pattern, ascii_text=ascii_text))
+                loose = loosened(pattern, ascii_text=ascii_text)
+                # Every other "^" is escaped (\x{5E}) or negates the empty class.
+                anchored = anchored or _START.search(loose) is not None
+                scan.Add(loose)
             scan.Compile()
             sets.append(scan)
-        return cls(*sets)
+        return cls(*sets, anchored=anchored)
 
     def candidates(self, text: str) -> list[int] | None:
         """Indices (ascending) of the patterns that may match ``text`` (a pattern left
