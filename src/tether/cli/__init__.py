@@ -1,6 +1,7 @@
 """The ``tether`` command line.
 
-Each command lives in its own module and registers itself on ``cli``. Errors become
+Each command lives in its own module and registers itself on ``cli`` when imported,
+which ``main`` does for the command it runs only. Errors become
 one line on stderr and a non-zero exit; a traceback appears only with ``--debug``.
 """
 
@@ -12,30 +13,22 @@ from collections.abc import Sequence
 import click
 
 from ..errors import TetherError
-from ._common import cli
+from ._common import COMMAND_MODULES
+from ._common import cli as _group
 
 __all__ = ["cli", "main"]
 
-# Importing registers the commands on ``cli``.
-from . import (  # noqa: E402,F401
-    ask,
-    calibrate,
-    check,
-    demo,
-    documents,
-    eval,
-    eval_verifier,
-    gc,
-    ingest,
-    keys,
-    migrate,
-    reindex,
-    resolve,
-    serve,
-    shadow_log,
-    stats,
-    verify,
-)
+
+def __getattr__(name: str) -> object:
+    """``cli``, every command on it: who asks for the group itself (the reference
+    docs test, a script) sees all of them. ``main`` imports only the one it runs."""
+    if name == "cli":
+        import importlib
+
+        for module in COMMAND_MODULES.values():
+            importlib.import_module(f"{__name__}.{module}")
+        return _group
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _fail(message: str, code: int) -> None:
@@ -59,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     try:
-        code = cli.main(args=args, prog_name="tether", standalone_mode=False)
+        code = _group.main(args=args, prog_name="tether", standalone_mode=False)
         sys.exit(code or 0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)

@@ -2,22 +2,51 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..config import Settings, default_db_path, load_settings
+from ..config import Settings, default_db_location, default_db_path, load_settings
 from ..errors import InputError
-from ..facade import Tether
+from ..store import Store, open_store
 from ..text.jsonin import loads_strict
+
+if TYPE_CHECKING:  # imported by the commands that answer (``open_tether``)
+    from ..facade import Tether
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Each command's module (under ``tether.cli``), imported when that command is looked
+# up: ``tether ingest`` then imports ingest's code, not the answer pipeline, the
+# evaluator and the server of the other commands (most of its start-up, issue 20).
+COMMAND_MODULES = {
+    "ask": "ask", "calibrate": "calibrate", "check": "check", "demo": "demo",
+    "documents": "documents", "eval": "eval", "eval-verifier": "eval_verifier", "gc": "gc",
+    "ingest": "ingest", "keys": "keys", "migrate": "migrate", "reindex": "reindex",
+    "resolve": "resolve", "serve": "serve", "shadow-log": "shadow_log", "stats": "stats",
+    "verify": "verify",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _CommandsOnDemand(click.Group):
+    """A group whose commands register themselves (``@cli.command``) when their
+    module is imported, which happens when one is looked up by name; listing them
+    (``tether --help``) imports them all."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            importlib.import_module(f"{__package__}.{COMMAND_MODULES[cmd_name]}")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMAND_MODULES})
+
+
+@click.group(cls=_CommandsOnDemand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
               help="TOML settings file (default: $TETHER_CONFIG or ./tether.toml).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
@@ -62,7 +91,16 @@ def command_settings(ctx: click.Context, *, judge: str | None = None) -> Setting
 def open_tether(
     ctx: click.Context, db: str | None, *, create: bool = False, judge: str | None = None
 ) -> Tether:
+    from ..facade import Tether  # the answer pipeline: only commands that answer import it
+
     return Tether(db, settings=command_settings(ctx, judge=judge), create=create)
+
+
+def open_command_store(ctx: click.Context, db: str | None, *, create: bool = False) -> tuple[Store, Settings]:
+    """The store ``--db`` names (as ``open_tether`` opens it) and this command's
+    settings, without the facade: for commands that only read or write the store."""
+    settings = command_settings(ctx)
+    return open_store(db if db else default_db_location(), create=create, settings=settings), settings
 
 
 def read_json_lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:

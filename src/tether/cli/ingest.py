@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import closing
 from pathlib import Path
 
 import click
@@ -28,7 +29,7 @@ from ..ingest.sources import (
     manifest_failures,
 )
 from ..records import KINDS
-from ._common import cli, db_option, open_tether
+from ._common import cli, db_option, open_command_store
 
 
 @cli.command()
@@ -88,7 +89,8 @@ def ingest(
     base = Metadata(source=source, title=title, license=license_, fetched_at=fetched_at,
                     kind=kind, process=process, acl=acl or Metadata().acl).validated()
     err = Console(stderr=True)
-    with open_tether(ctx, db, create=True) as tether, Progress(
+    store, settings = open_command_store(ctx, db, create=True)
+    with closing(store), Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(),
         MofNCompleteColumn(), DownloadColumn(), TimeElapsedColumn(), console=err, transient=True,
         disable=not err.is_terminal,
@@ -101,9 +103,9 @@ def ingest(
             progress.update(bytes_task, advance=size)
 
         results += ingest_files(
-            tether.store, files, lambda path: base.merged(entries.get(Path(path).resolve(), {})),
-            settings=tether.settings, verify=verify, done=done,
-            workers=tether.settings.ingest_workers if workers is None else workers,
+            store, files, lambda path: base.merged(entries.get(Path(path).resolve(), {})),
+            settings=settings, verify=verify, done=done,
+            workers=settings.ingest_workers if workers is None else workers,
         )
     heard = [(r.path, line) for r in results for line in r.warnings] if verbose else []
     _report(results, skipped, heard, verbose=verbose)
@@ -112,7 +114,7 @@ def ingest(
     chars = sum(r.chars for r in results)
     why = f"{_skip_counts(skipped)}; " if skipped else ""
     click.echo(f"{summary}, {len(skipped)} skipped ({why}{len(results)} files, {chars:,} characters"
-               f" of text) → {tether.store.location}")
+               f" of text) → {store.location}")
     if counts.get("failed"):
         ctx.exit(1)
 
