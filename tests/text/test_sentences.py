@@ -5,6 +5,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tether.text.sentences
 from tether.ingest import segment
@@ -48,3 +50,18 @@ def test_a_window_keeps_offsets_into_the_whole_text() -> None:
 
 def test_doctests() -> None:
     assert doctest.testmod(tether.text.sentences).failed == 0
+
+
+_STOPS_AND_MARKS = [".", "!", "?", "...", "\n", "\n\n", " ", "\t", "a", "Ab", "Xy", "e.g", "2", "'",
+                    '"', "\u201d", "\u00bb", ")", "]", "\u3002", "\uff01", "- ", "1. ", "# ", "[1:23",
+                    "\u00a0", "Dr", "www.gnu.org"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_STOPS_AND_MARKS), max_size=40).map("".join))
+def test_boundaries_are_the_pattern_s_own_matches(text: str) -> None:
+    # _boundaries tries the pattern only where a match can open (issue 20): it must
+    # find exactly what finditer finds, trying it everywhere.
+    found = [(m.span(), m.lastgroup) for m in tether.text.sentences._boundaries(text)]
+    expected = [(m.span(), m.lastgroup) for m in tether.text.sentences._BOUNDARY.finditer(text)]
+    assert found == expected

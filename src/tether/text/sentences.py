@@ -44,8 +44,13 @@ _BOUNDARY = re.compile(
 # Where a _BOUNDARY match can start: every branch but ``join`` opens with one of these
 # characters, and ``join`` is empty, right after a stop. Python's ``re`` cannot see
 # that (the branches open with lookbehinds), so it tried the whole pattern at every
-# character; ``_boundaries`` tries it only here (same matches, issue 20).
-_CAN_START = re.compile("[.!?\n\u3002\uff01\uff1f]")
+# character; ``_boundaries`` tries it only here (same matches, issue 20). A stop is
+# tried only where a match can open at it or just after it: before another stop, a
+# closing mark or a blank (``stop``), or before a capital (``join``); not inside
+# "2.0", "e.g" or "www.gnu.org" (a CJK stop after it is tried on its own). One class
+# opens the pattern, so ``re`` skips to each such character in C.
+_CAN_START = re.compile(
+    "[.!?\n\u3002\uff01\uff1f](?:(?<![.!?])|(?=[.!?\"'”’»)\\]A-Z\\s]))")
 _BLANKS = re.compile(r"[ \t]*")
 _SPACES = re.compile(r"\s*")  # \s is what str.isspace() says, character for character
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]{0,9})$")
@@ -113,7 +118,9 @@ def _wraps(text: str, line_start: int, line_end: int, next_start: int) -> bool:
     tag on this one (``-i     Ignore case…`` over ``       characters…``). A deeper
     or shallower line otherwise starts a unit of its own (an option's description, a
     quoted block)."""
-    here, there = _indent(text, line_start), _indent(text, next_start)
+    blanks = _BLANKS.match  # not _indent: this runs for every line of wrapped prose
+    here = blanks(text, line_start).end() - line_start  # type: ignore[union-attr]  # always matches
+    there = blanks(text, next_start).end() - next_start  # type: ignore[union-attr]
     if here == there:
         return True
     column = line_start + there
@@ -155,25 +162,27 @@ def _boundaries(text: str) -> Iterator[re.Match[str]]:
 def _raw_breaks(text: str) -> Iterator[int]:
     """Offsets right after each sentence end (before the following whitespace)."""
     for match in _boundaries(text):
-        if match.group("stop"):
-            stop_at = match.start("stop")
+        # The branch that matched: its named group (none nests another), or None for
+        # the unnamed ones (a blank line, a list item or a timestamp next).
+        branch = match.lastgroup
+        if branch == "line":  # most matches: each line of wrapped prose
+            at, after = match.span()
+            if text[at - 1] in _HYPHENS and _hyphenated(text, at, after):
+                continue
+            line_start = text.rfind("\n", 0, at) + 1
+            if at - line_start < _SHORT_LINE or not _wraps(text, line_start, at, after):
+                yield at
+        elif branch == "stop":
+            stop_at, stop_end = match.span("stop")
             if text[stop_at] == "." and is_abbreviation(text, stop_at):
                 continue
-            if _continues(text, match.end("stop")):
+            if _continues(text, stop_end):
                 continue
-            yield match.end("stop")
-        elif match.group("cjk"):
+            yield stop_end
+        elif branch == "cjk":
             yield match.end()
-        elif match.group("join") is not None:
+        elif branch == "join":
             if not _dotted_name(text, match.start()):
-                yield match.start()
-        elif match.group("line"):
-            line_start = text.rfind("\n", 0, match.start()) + 1
-            if _hyphenated(text, match.start(), match.end()):
-                continue
-            if match.start() - line_start < _SHORT_LINE or not _wraps(
-                text, line_start, match.start(), match.end()
-            ):
                 yield match.start()
         else:
             yield match.start()
@@ -211,7 +220,11 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[Sp
     for cut in _raw_breaks(window):
         piece = _trimmed(text, last, start + cut)
         if piece:
-            spans.extend(_cut_long(text, piece))
+            # A trimmed piece is its own trim: only a long one needs cutting.
+            if piece.end - piece.start > _MAX_SENTENCE:
+                spans.extend(_cut_long(text, piece))
+            else:
+                spans.append(piece)
         last = start + cut
     piece = _trimmed(text, last, end)
     if piece:
