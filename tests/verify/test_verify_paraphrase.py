@@ -1,4 +1,4 @@
-"""Paraphrase licences of the support test (docs/adr/0025-paraphrase-licences.md).
+"""Paraphrase licences of the support test (docs/adr/0025-paraphrase-licences.md, 0032).
 
 Each licence lets a claim word or phrase be accounted for by a premise that states it in
 other words; each comes with a pair showing where it stops (the claim says more, or the
@@ -63,6 +63,25 @@ LICENSED = [
     ("'outdoors' is 'outside'", "The twins are reading outside.",
      "The twins are reading outdoors."),
     ("indefinite 'something'", "The girl is carrying a box.", "The girl is carrying something."),
+    # ADR 0032
+    ("'<noun> of <noun>' collocation", "The ferry is crossing the lake.",
+     "The ferry is crossing a body of water."),
+    ("'colored' beside its colour", "A clerk in a green apron is smiling.",
+     "A clerk in a green colored apron is smiling."),
+    ("'colored in' its colour", "A clerk in a green apron is smiling.",
+     "A clerk in an apron colored in green is smiling."),
+    ("'outdoors' from a tract of land", "The twins are reading in the meadow.",
+     "The twins are reading outdoors."),
+    ("'indoors' from a room", "The twins are reading in the kitchen.",
+     "The twins are reading indoors."),
+    ("a modifier for its verb with no object", "The girls are watching the kettle, which is boiling.",
+     "The girls are watching the boiling kettle."),
+    ("a noun compound for its 'for' phrase", "The child is wearing knee pads.",
+     "The child is wearing pads for the knees."),
+    ("a phrase the premise adds on the way", "The hikers are walking with care across the bridge.",
+     "The hikers are walking across the bridge."),
+    ("a 'for' phrase for its noun compound", "The cook is pouring oil for frying into a pan.",
+     "The cook is pouring frying oil into a pan."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -105,6 +124,26 @@ NOT_LICENSED = [
      "The twins are reading indoors."),
     ("indefinite 'something' is no person", "The girl is carrying a man.",
      "The girl is carrying something."),
+    # ADR 0032
+    ("'<noun> of <noun>': the premise must state it", "The ferry is crossing the bridge.",
+     "The ferry is crossing a body of water."),
+    ("'colored': the colour must be the passage's", "A clerk in a green apron is smiling.",
+     "A clerk in a red colored apron is smiling."),
+    ("'colored' with no colour", "A clerk in an apron is smiling.",
+     "A clerk in a colored apron is smiling."),
+    ("'outdoors' is not said by a room", "The twins are reading in the kitchen.",
+     "The twins are reading outdoors."),
+    ("'outside' with an object is a relation to it", "The twins are reading in the meadow.",
+     "The twins are reading outside the house."),
+    ("modifier for verb: done by another word", "The girl is watching the kettle and the dog is barking.",
+     "The girl is watching the barking kettle."),
+    ("a phrase on the way: not claim words traded round",
+     "A young girl finds a path to freedom in a strict society.",
+     "A path to freedom finds a young girl in a strict society."),
+    ("a phrase on the way: the relation word still holds",
+     "The hikers are walking with care toward the bridge.", "The hikers are walking across the bridge."),
+    ("a phrase on the way: 'in front of' is not 'in'", "The children are standing in front of the hut.",
+     "The children are standing in the hut."),
 ]  # fmt: skip
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..text import lexicon
 from .align import Alignment, Finding, anchors
 from .lexical import Prepared
-from .shallow import Reading, manner_adverb, pos_of, read
+from .shallow import DETERMINERS, Reading, manner_adverb, pos_of, read
 from .structure import INDEFINITE_THINGS, collective_members, compare
 
 __all__ = ["Accounting", "RELATION_WORDS", "account", "could_lift"]
@@ -109,31 +109,14 @@ def account(a: Alignment) -> Accounting:
             licensed.add(k)
             continue
         if (pair := _phrase_licensed(a, x, window)) is not None:
-            licensed.update(q for q in pair if q)  # "ping pong" from "table tennis"
+            licensed.update(q for q in pair if q and q not in a.matched)  # "ping pong" from "table tennis"
             continue
         if word in INDEFINITE_THINGS and other is not None and rp.tag[other] == "N":
             if not lexicon.kind_of(p.low[other], "person"):
                 licensed.add(k)  # "cooking something" from "cooking eggs"
                 continue
-        if _compound_spelling(a, x, window):
-            licensed.add(k)  # "a bird cage" from "a birdcage", "backyard" from "back yard"
-            continue
-        if _periphrasis(a, x, rp):
-            licensed.add(k)  # "a bridge made of rope" from "a rope bridge"
-            continue
-        same = _SAME_RELATION.get(word)
-        if same is not None and any(_SAME_RELATION.get(p.low[z], p.low[z]) == same for z in window):
-            licensed.add(k)  # "outdoors" from "outside": one relation spelt two ways
-            continue
-        if _near_spelled(a, x, window):
-            licensed.add(k)  # "near a dog" from "close to a dog", and back
-            continue
-        members = collective_members(c, rc, x)
-        if members >= 0 and _said_plural(a, c.keys[members]):
-            licensed.add(k)  # "a group of men" from "some men", "men"
-            continue
-        if _wearing_stated(a, x, rc):
-            licensed.add(k)  # "wearing a hat" from "in a hat", "with a hat"
+        if _said_otherwise(a, x, window, rc, rp):
+            licensed.add(k)
             continue
         if other is not None and lexicon.exclusive(p.low[other], word, pos_of(p, rp, other), c_pos):
             findings.append(_contra("lexicon", f"substitution:'{word}' vs '{p.low[other]}'"))
@@ -160,6 +143,28 @@ def account(a: Alignment) -> Accounting:
         (*caps, *caps_rel, *caps_st),
         (*findings, *found_rel, *found_st),
     )
+
+
+def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Reading) -> bool:
+    """Claim token ``x`` is said by the window in other words, by a rule of English."""
+    c, p = a.claim, a.passage
+    if _compound_spelling(a, x, window):
+        return True  # "a bird cage" from "a birdcage", "backyard" from "back yard"
+    if _periphrasis(a, x, rp):
+        return True  # "a bridge made of rope" from "a rope bridge"
+    same = _SAME_RELATION.get(c.low[x])
+    if same is not None and any(_SAME_RELATION.get(p.low[z], p.low[z]) == same for z in window):
+        return True  # "outdoors" from "outside": one relation spelt two ways
+    if _near_spelled(a, x, window):
+        return True  # "near a dog" from "close to a dog", and back
+    members = collective_members(c, rc, x)
+    if members >= 0 and _said_plural(a, c.keys[members]):
+        return True  # "a group of men" from "some men", "men"
+    if _wearing_stated(a, x, rc):
+        return True  # "wearing a hat" from "in a hat", "with a hat"
+    if _place_kind_said(a, x, window):
+        return True  # "playing outdoors" from "playing in the garden"
+    return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
 
 
 # At most this many (window word, claim word) look-ups decide whether a pair below the
@@ -284,6 +289,8 @@ def _participle_turned(a: Alignment) -> str | None:
     for (x1, p1), (x2, p2) in zip(seq, seq[1:]):
         if p1 - p2 != 1 or c.clause[x1] != c.clause[x2] or not _verb_like(c, x1):
             continue
+        if rc.tag[x1] == "N":
+            continue  # a noun that could be a verb: "steps made of stone", "stone steps"
         if rc.tag[x1] == "J" or rc.tag[x2] not in ("N", "M", None) or manner_adverb(c.low[x2]):
             # Qualifiers in another order ("green and big", "running quickly"):
             # no verb and object changed.
@@ -419,6 +426,10 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
             continue  # "a man in a hat is playing": the phrase qualifies the left word
         if _worn_at(c, right):
             said, found = _worn(c, left + 1, right, said), _worn(p, pl + 1, pr, found)
+        if said and said < found and _relation_before(p, pr) == said and _aside(a, left, pl, pr):
+            # The premise adds a phrase on the way: "walking with difficulty across the
+            # snow" is walking across the snow, "oil for cooking into a pot" cooking oil.
+            found = said
         spans.append((said, found))
     if anchored:
         last = anchored[-1]
@@ -438,6 +449,16 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
             findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'"))
         caps.append(f"relation:'{mine}' where the passage has '{theirs}'")
     return caps, findings
+
+
+def _aside(a: Alignment, left: int, pl: int, pr: int) -> bool:
+    """The window words between ``pl`` and ``pr`` add a phrase of their own: none is a
+    claim word, unless the one the claim puts before ``left`` as its compound ("cooking
+    oil" for "oil for cooking"); "a path … finds a girl" from "a girl finds a path …"
+    has claim words there, traded round."""
+    c, p = a.claim, a.passage
+    compound = c.keys[left - 1] if left > 0 else None
+    return all(p.keys[y] not in c.key_set or p.keys[y] == compound for y in range(pl + 1, pr) if p.keys[y])
 
 
 # "A man in a hat", "a man with a hat" and "a man wearing a hat" say one thing of him.
@@ -482,6 +503,45 @@ def _wearing_stated(a: Alignment, x: int, rc: Reading) -> bool:
     return False
 
 
+# An adverb of place said by a place of its kind (WordNet): a field, a yard, a park are
+# tracts of land, out of doors; a room, a house are indoors.
+_PLACE_KINDS = {"outdoors": ("tract",), "outside": ("tract",), "indoors": ("room", "building")}
+_AT_PLACE = frozenset(("in", "on", "at", "across", "through", "into", "onto", "around"))
+
+
+def _place_kind_said(a: Alignment, x: int, window: list[int]) -> bool:
+    """Claim token ``x`` is "outdoors"/"outside"/"indoors" used as an adverb (no object
+    after it), and the window puts the scene in, on or at a place of that kind."""
+    c, p = a.claim, a.passage
+    kinds = _PLACE_KINDS.get(c.low[x])
+    if kinds is None:
+        return False
+    y = x + 1
+    if y < len(c.low) and c.clause[y] == c.clause[x] and (c.keys[y] is not None or c.low[y] in DETERMINERS):
+        return False  # "outside the house": a relation to a thing, read as one
+    for z in window:
+        if _relation_before(p, z) & _AT_PLACE and any(lexicon.kind_of(p.low[z], kind) for kind in kinds):
+            return True
+    return False
+
+
+_COLOURED = frozenset(("colored", "coloured"))
+
+
+def _colour_named(a: Alignment, x: int) -> bool:
+    """Claim token ``x`` is "colored" beside a colour the window says ("blue colored",
+    "colored in blue"): the word adds nothing the colour does not."""
+    c = a.claim
+    if c.low[x] not in _COLOURED:
+        return False
+    beside = [x - 1, x + 2 if x + 1 < len(c.low) and c.low[x + 1] == "in" else x + 1]
+    return any(
+        0 <= y < len(c.low) and c.clause[y] == c.clause[x] and c.keys[y] in a.matched
+        and lexicon.kind_of(c.low[y], "color")
+        for y in beside
+    )  # fmt: skip
+
+
 def _compound_spelling(a: Alignment, x: int, window: list[int]) -> bool:
     """Claim token ``x`` is part of a compound the window spells another way: two
     adjacent words on one side are one word on the other ("bird cage" / "birdcage")."""
@@ -507,19 +567,32 @@ def _bigrams(p: Prepared, tokens: list[int]) -> list[str]:
             if z + 1 < len(p.low) and p.keys[z + 1] is not None and p.clause[z + 1] == p.clause[z]]  # fmt: skip
 
 
+def _of_phrases(p: Prepared, x: int) -> list[tuple[str, tuple[str | None, ...]]]:
+    """"<noun> of <noun>" collocations around token ``x`` ("body_of_water", "piece of
+    furniture"), as WordNet spells them, with the keys of their two nouns."""
+    out = []
+    for y in (x, x - 2):
+        if 0 <= y and y + 2 < len(p.low) and p.low[y + 1] == "of" and p.clause[y + 2] == p.clause[y]:
+            if p.keys[y] is not None and p.keys[y + 2] is not None:
+                out.append((f"{p.low[y]}_of_{p.low[y + 2]}", (p.keys[y], p.keys[y + 2])))
+    return out
+
+
 def _phrase_licensed(a: Alignment, x: int, window: list[int]) -> tuple[str | None, ...] | None:
-    """Claim token ``x`` in a two-word collocation WordNet knows ("ping pong"), licensed
-    by a window word or collocation ("table tennis"): the keys of both claim words."""
+    """Claim token ``x`` in a collocation WordNet knows ("ping pong", "body of water"),
+    licensed by a window word or collocation ("table tennis", "lake"): the keys of the
+    collocation's claim words."""
     c, p = a.claim, a.passage
     ours = [y for y in (x - 1, x) if 0 <= y and y + 1 < len(c.low) and c.keys[y] is not None]
-    for y, joined in zip(ours, _bigrams(c, ours)):
+    phrases = [(joined, (c.keys[y], c.keys[y + 1])) for y, joined in zip(ours, _bigrams(c, ours))]
+    for phrase, keys in phrases + _of_phrases(c, x):
         # WordNet writes a collocation with "_" or "-" ("table_tennis", "ping-pong").
-        for phrase in (joined, joined.replace("_", "-")):
-            if not any(lexicon.lemmas(phrase, pos) for pos in ("n", "v")):
+        for spelling in (phrase, phrase.replace("_", "-")):
+            if not any(lexicon.lemmas(spelling, pos) for pos in ("n", "v")):
                 continue
             theirs = [p.low[z] for z in window] + _bigrams(p, window)
-            if any(lexicon.licenses(t, phrase) for t in theirs):
-                return (c.keys[y], c.keys[y + 1])
+            if any(lexicon.licenses(t, spelling) for t in theirs):
+                return keys
     return None
 
 

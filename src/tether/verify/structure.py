@@ -169,6 +169,8 @@ def _said_more_often(pair: _Pair, nouns: list[int]) -> list[str]:
     for x in nouns:
         if collective_members(c, pair.rc, x) >= 0:
             continue  # "a group of men" is said by its members' noun
+        if x > 1 and c.low[x - 1] == "of" and lexicon.lemmas(f"{c.low[x - 2]}_of_{c.low[x]}", "n"):
+            continue  # "a body of water" is one noun, said by "a lake"
         zs = [z for z in pair.places(x) if pair.rp.tag[z] in ("N", "M", None)]
         free = [z for z in zs if z not in used]
         if free:
@@ -227,12 +229,24 @@ def _part_differs(pair: _Pair, x: int, zs: list[int], found: set[str | None]) ->
     clash = (tag == "V" and found <= {"N", "M"}) or (tag == "N" and found <= {"V", "M"}) or (
         tag == "M" and found <= {"V", "N"}
     )
-    if not clash or _compound(pair, x, zs):
+    if not clash or _compound(pair, x, zs) or _relative_verb(pair, x, zs):
         return None
     z = zs[0]
     return (
         f"roles:'{c.low[x]}' is {_PART[tag]} in the sentence, "  # type: ignore[index]
         f"'{p.low[z]}' {_PART[rp.tag[z]]} in the passage"  # type: ignore[index]
+    )
+
+
+def _relative_verb(pair: _Pair, x: int, zs: list[int]) -> bool:
+    """"the burning car" and "the car, which is burning": a claim modifier that the
+    window has as a verb with no object, done by the modifier's head itself (not a word
+    joined to it by "and": "the kettle and the dog are barking" is no barking kettle)."""
+    rc, rp = pair.rc, pair.rp
+    h = rc.head[x] if rc.tag[x] == "M" else -1
+    return h >= 0 and any(
+        rp.tag[z] == "V" and rp.patient[z] < 0 and rp.agent[z] >= 0 and pair._same(rp.agent[z], h)
+        for z in zs
     )
 
 
@@ -347,8 +361,11 @@ def collective_members(t: Prepared, r: Reading, x: int) -> int:
 
 
 def _collocations(t: Prepared, x: int) -> list[str]:
-    """The two-word collocation WordNet knows that ends at token ``x``, in its spellings."""
-    if x < 1 or t.keys[x - 1] is None or t.clause[x - 1] != t.clause[x]:
-        return []
-    joined = f"{t.low[x - 1]}_{t.low[x]}"
-    return [w for w in (joined, joined.replace("_", "-")) if lexicon.lemmas(w, "n")]
+    """The collocations WordNet knows that end at token ``x`` (two words: "table
+    tennis") or that ``x`` heads with "of" ("body of water"), in their spellings."""
+    found = []
+    if x > 0 and t.keys[x - 1] is not None and t.clause[x - 1] == t.clause[x]:
+        found.append(f"{t.low[x - 1]}_{t.low[x]}")
+    if x + 2 < len(t.low) and t.low[x + 1] == "of" and t.keys[x + 2] is not None and t.clause[x + 2] == t.clause[x]:
+        found.append(f"{t.low[x]}_of_{t.low[x + 2]}")
+    return [w for joined in found for w in (joined, joined.replace("_", "-")) if lexicon.lemmas(w, "n")]
