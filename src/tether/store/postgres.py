@@ -321,8 +321,11 @@ class PostgresStore(SQLDocuments, SQLRecords, SQLFiles):
 
     # -- writing -----------------------------------------------------------------
 
-    def _replace_passages(self, cur: Any, doc_id: str, passages: Sequence[Passage]) -> None:
-        cur.execute("DELETE FROM passages WHERE doc_id = %s", (doc_id,))
+    def _replace_passages(
+        self, cur: Any, doc_id: str, passages: Sequence[Passage], *, stored: bool = True
+    ) -> None:
+        if stored:
+            cur.execute("DELETE FROM passages WHERE doc_id = %s", (doc_id,))
         if not passages:
             return
         cur.execute("SELECT acl FROM documents WHERE doc_id = %s", (doc_id,))

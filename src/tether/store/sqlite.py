@@ -11,6 +11,7 @@ and ``sql_records`` in the ``SQLITE`` dialect, over the schema of ``migrations``
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -108,6 +109,10 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             raise StoreError(f"cannot open store {self.path}: {exc}") from exc
         self._lock = threading.RLock()
         self._batched = False  # inside ``batch``: transactions are savepoints
+        # What the open write transaction left for the FTS5 index (``_index_written``):
+        # documents whose passages it wrote, and (rowid, text) of entries to take out.
+        self._unindexed: dict[str, None] = {}
+        self._stale: list[tuple[int, str]] = []
 
     def _migrate(self) -> None:
         """Bring the file up to date: every migration, in one transaction (each
@@ -153,11 +158,11 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             self._begin()
             try:
                 yield self._db
+                self._index_written()
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
-            else:
-                self._db.execute("COMMIT")
+            self._db.execute("COMMIT")
 
     def _begin(self) -> None:
         try:
@@ -166,8 +171,15 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             if is_busy(exc):
                 raise _busy(self.path) from exc
             raise
+        self._unindexed.clear()
+        self._stale.clear()
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:  # SQLite may have rolled back itself (a full disk)
+            self._db.execute("ROLLBACK")
 
     def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        written, stale = len(self._unindexed), len(self._stale)
         self._db.execute("SAVEPOINT one_write")
         try:
             yield self._db
@@ -175,6 +187,10 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             if self._db.in_transaction:  # SQLite may have rolled the batch back itself
                 self._db.execute("ROLLBACK TO one_write")
                 self._db.execute("RELEASE one_write")
+            # What this write queued for the index goes with it (only keys were added).
+            for doc_id in list(self._unindexed)[written:]:
+                del self._unindexed[doc_id]
+            del self._stale[stale:]
             raise
         else:
             self._db.execute("RELEASE one_write")
@@ -201,31 +217,56 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
                 self._batched = False
                 if self._db.in_transaction:
                     try:
+                        self._index_written()
                         self._db.execute("COMMIT")
                     except BaseException:
-                        if self._db.in_transaction:
-                            self._db.execute("ROLLBACK")
+                        self._rollback()
                         raise
 
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
             return self._db.execute(query, params).fetchall()
 
-    def _replace_passages(self, cur: Any, doc_id: str, passages: Sequence[Passage]) -> None:
-        # The FTS5 index has external content: entries leave with the text they were
-        # made from, before the rows go, and come back from the rows just written.
-        cur.execute(
-            "INSERT INTO passages_fts(passages_fts, rowid, text)"
-            " SELECT 'delete', rowid, text FROM passages WHERE doc_id=?", (doc_id,)
-        )
-        cur.execute("DELETE FROM passages WHERE doc_id=?", (doc_id,))
-        if not passages:
-            return
-        cur.executemany(_INSERT_PASSAGE, passage_rows(SQLITE, passages))
-        cur.execute(
-            "INSERT INTO passages_fts(rowid, text) SELECT rowid, text FROM passages WHERE doc_id=?",
-            (doc_id,),
-        )
+    def _replace_passages(
+        self, cur: Any, doc_id: str, passages: Sequence[Passage], *, stored: bool = True
+    ) -> None:
+        # The FTS5 index (external content) is written once per transaction, just
+        # before its commit (``_index_written``): per document, FTS5 flushed its
+        # pending entries as a new segment at each savepoint of a batch (602 text
+        # files: 0.19-0.21 s of CPU, against 0.07 s at the end). Rows indexed before
+        # this transaction leave the index with the text they were made from, so
+        # that text is read before they go.
+        if stored and doc_id not in self._unindexed:
+            rows = cur.execute("SELECT rowid, text FROM passages WHERE doc_id=?", (doc_id,))
+            self._stale += ((rowid, text) for rowid, text in rows)
+        self._unindexed[doc_id] = None
+        if stored:
+            cur.execute("DELETE FROM passages WHERE doc_id=?", (doc_id,))
+        if passages:
+            cur.executemany(_INSERT_PASSAGE, passage_rows(SQLITE, passages))
+
+    def _index_written(self) -> None:
+        """Bring the FTS5 index up to what this transaction wrote: the stale entries
+        out, the passages of every document written in it in (a document written
+        twice, or deleted, is read as it is now), in rowid order: FTS5 flushes a
+        segment whenever a rowid is lower than the last (twice the cost in document
+        order). Inside the transaction, so a failure here rolls it back whole, as a
+        refused commit would. Until then a search on this connection misses them;
+        none runs inside a write (the lock is held)."""
+        if self._stale:
+            self._db.executemany(
+                "INSERT INTO passages_fts(passages_fts, rowid, text) VALUES ('delete', ?, ?)",
+                sorted(self._stale),
+            )
+        if self._unindexed:
+            rows = self._db.execute(
+                "SELECT rowid, text FROM passages WHERE doc_id IN (SELECT value FROM json_each(?))"
+                " ORDER BY rowid",
+                (json.dumps(list(self._unindexed)),),
+            ).fetchall()
+            self._db.executemany("INSERT INTO passages_fts(rowid, text) VALUES (?, ?)", rows)
+        self._unindexed.clear()
+        self._stale.clear()
 
     # -- ranking -----------------------------------------------------------------
 
