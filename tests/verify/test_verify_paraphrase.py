@@ -82,6 +82,10 @@ LICENSED = [
      "The hikers are walking across the bridge."),
     ("a 'for' phrase for its noun compound", "The cook is pouring oil for frying into a pan.",
      "The cook is pouring frying oil into a pan."),
+    ("a count, each one named", "A boy and a woman are laughing.", "Two people are laughing."),
+    ("a count, three named", "A man, a woman and a boy are laughing.",
+     "Three people are laughing."),
+    ("a count, 'a pair of'", "A pair of geese are swimming.", "Two geese are swimming."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -144,6 +148,13 @@ NOT_LICENSED = [
      "The hikers are walking with care toward the bridge.", "The hikers are walking across the bridge."),
     ("a phrase on the way: 'in front of' is not 'in'", "The children are standing in front of the hut.",
      "The children are standing in the hut."),
+    ("a count: the named ones must be joined", "A boy is talking to a woman.",
+     "Two people are talking."),
+    ("a count: each named one must say the noun", "A boy and a dog are walking.",
+     "Two people are walking."),
+    ("a count: another number", "A boy and a woman are laughing.", "Three people are laughing."),
+    ("a slang sense names no person", "A dog is sleeping on the porch.",
+     "A person is sleeping on the porch."),
 ]  # fmt: skip
 
 
@@ -175,3 +186,13 @@ def test_register_variant_reads_the_gloss_not_a_list() -> None:
     assert lexicon.relation("man", "guy") == "synonym"
     # "girl" is a kind of woman in WordNet, but not glossed as another name for one.
     assert not lexicon.licenses("woman", "girl")
+
+
+def test_a_person_sense_speaks_only_for_a_word_that_names_a_person_first() -> None:
+    # WordNet lists "dog" and "pig" as slang for a person; an animal is still no person.
+    assert not lexicon.licenses("dog", "person")
+    assert not lexicon.licenses("pig", "person")
+    # "men" is first a workforce, but also the plural of "man"; "girl" is a young woman
+    # first and a female child second: both still speak for a person.
+    assert lexicon.licenses("men", "people")
+    assert lexicon.licenses("girl", "child")

@@ -414,7 +414,8 @@ def _licensing(
             # The premise word's own synset names it "<adjective> <noun>" ("boy":
             # "male child"; "woman": "adult female"): it is that noun, and licenses
             # what the noun licenses ("child" gives "kid").
-            for head in _qualified_heads(p_syn[pos][:SECOND_SENSES]):
+            speaking = (*p_syn[pos][:HYPERNYM_SENSES], *_second_senses(p_word, pos, p_syn[pos]))
+            for head in _qualified_heads(speaking):
                 if head != p_word and _licensing(head, c_word, "n", "n", heads=False) is not None:
                     return "hypernym"
         if pos == "n":
@@ -432,13 +433,39 @@ def _licensing(
         # The premise's second sense speaks for it only in the claim word's common
         # senses ("a knife" is a weapon), and not where its first sense excludes the
         # claim word ("boy" is informally a man, but a boy is no man).
-        second = p_syn[pos][HYPERNYM_SENSES:SECOND_SENSES]
+        second = _second_senses(p_word, pos, p_syn[pos])
         common = targets.intersection(_common(c_word, pos))
         if any(common & _ancestors(s, HYPERNYM_DEPTH).keys() for s in second):
             first = {u for f in p_syn[pos][:HYPERNYM_SENSES] for u in _pointed(f, _UP)}
             if not any(first.intersection(_pointed(t, _UP)) for t in c_syn[pos][:EXCLUSIVE_SENSES]):
                 return "hypernym"
     return None
+
+
+# WordNet's lexicographer file of nouns for people (lexnames: 18 noun.person).
+_NOUN_PERSON = 18
+
+
+def _second_senses(word: str, pos: str, synsets: tuple[Synset, ...]) -> tuple[Synset, ...]:
+    """The premise word's second senses that may speak for it. A sense naming a person
+    speaks only for a word one of whose lemmas names a person first: "a dog", "a pig"
+    (animals) are no person though WordNet also lists them as slang for one ("men" is
+    "man", a person first; "girl" is a young woman first and a female child second)."""
+    second = synsets[HYPERNYM_SENSES:SECOND_SENSES]
+    if pos != "n":
+        return second
+    firsts = [_senses(lemma, pos)[0] for lemma in lemmas(word, pos)]
+    if any(_lexfile(f) == _NOUN_PERSON for f in firsts):
+        return second
+    return tuple(s for s in second if _lexfile(s) != _NOUN_PERSON)
+
+
+@lru_cache(maxsize=16384)
+def _lexfile(synset: Synset) -> int:
+    """The lexicographer file of ``synset`` (noun.animal, noun.person, verb.motion …)."""
+    db = _db()
+    assert db is not None
+    return int(db.data_line(*synset).split(b" ", 2)[1])
 
 
 @lru_cache(maxsize=16384)

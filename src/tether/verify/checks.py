@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..text import lexicon
 from ..text.terms import STOPWORDS, stem
 from .align import Alignment, Effect, Finding, Gate, anchors, context_keys
 from .figures import Figure, same_figure
@@ -130,9 +131,50 @@ def check_figures(a: Alignment) -> list[Finding]:
         slot = _slot(a, f, region)
         if slot is not None:
             out.append(_contra(f"figure:{f.canon} not in passage, passage has {slot.canon}"))
+        elif not region and _counted(a, f):
+            continue  # "two people" from "a man and a woman"
         else:
             out.append(_missing(f"figure:{f.canon} not in passage"))
     return out
+
+
+_ONE = frozenset(("a", "an", "one", "another"))
+_JOINS = frozenset(("and",))
+
+
+def _counted(a: Alignment, f: Figure) -> bool:
+    """A small count the window states by naming each one: "two people" from "a man and
+    a woman", "two cars" from "a white car and a yellow car", "two kids" from "a pair
+    of kids". Each named one is a singular noun after "a"/"one" that says the claim's
+    noun (``lexicon.licenses``), all in one run joined by "and" or commas."""
+    c, p = a.claim, a.passage
+    if f.value is None or f.value != int(f.value) or not 2 <= f.value <= 10 or f.qualifier or f.unit:
+        return False
+    i, j = _token_span(c, f)
+    head = j
+    while head + 1 < len(c.keys) and c.keys[head + 1] is not None and c.clause[head + 1] == c.clause[j]:
+        head += 1  # "two white puppies": the noun ends the run of content words
+    if head >= len(c.keys) or c.keys[head] is None:
+        return False
+    noun = c.low[head]
+    for z in range(a.t0, a.t1 - 2):
+        if f.value == 2 and p.low[z] == "pair" and p.low[z + 1] == "of":
+            if any(p.keys[y] and lexicon.licenses(p.low[y], noun) for y in range(z + 2, min(a.t1, z + 5))):
+                return True
+    named: list[int] = []
+    for z in range(a.t0, a.t1):
+        if p.keys[z] is None or not lexicon.licenses(p.low[z], noun) or p.low[z] not in lexicon.lemmas(p.low[z], "n"):
+            continue
+        y = z - 1
+        while y >= a.t0 and p.keys[y] is not None and z - y < 4:
+            y -= 1  # over the noun's modifiers ("a white car")
+        if y < a.t0 or p.low[y] not in _ONE:
+            continue
+        between = p.low[named[-1] + 1 : y] if named else []
+        if named and (p.sent[named[-1]] != p.sent[z] or (between and not set(between) & _JOINS)):
+            break  # not one run of names ("a man is talking to a woman"); a comma is no token
+        named.append(z)
+    return len(named) == f.value
 
 
 def _unit_unstated(a: Alignment, f: Figure) -> str | None:
