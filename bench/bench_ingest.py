@@ -3,6 +3,7 @@
     python bench/bench_ingest.py                    # build the corpus in a temp dir, measure
     python bench/bench_ingest.py --man 200          # fewer man pages (a quicker run)
     python bench/bench_ingest.py --keep /tmp/corpus # keep (and reuse) the rendered corpus
+    python bench/bench_ingest.py --text-copies 10   # also 10 copies of the text as one folder
 
 The corpus is built reproducibly from what this machine ships (sorted paths, nothing
 random): man pages rendered with ``man -P cat`` (MANWIDTH=80) and Debian copyright
@@ -17,6 +18,8 @@ included, as a user sees it). Figures:
   and inserted into a bare SQLite FTS5 table (same tokenizer, ~600-character rows,
   one transaction) in this process, in the same run, and the ratio; and the same
   less tether's start-up (``tether ingest --help``), which the floor does not pay;
+  with ``--text-copies N``, also N copies of that folder ingested as one folder,
+  beside its own floor (the fixed costs spread over N times the text);
 - HTML and PDF separately, MB/s of file bytes and pages/s (an HTML file is a page);
 - the mixed folder: first ingest, re-ingest unchanged, and re-ingest with one file
   edited beside that file ingested alone; and the peak RSS of the ``tether`` process
@@ -107,6 +110,16 @@ def build_corpus(root: Path, *, man_pages: int, copyright_bytes: int, html_bytes
     return folders
 
 
+def copied(folder: Path, into: Path, copies: int) -> Path:
+    """``copies`` of each file of ``folder`` in ``into``, under other names (each a
+    document of its own: a document is named by its path)."""
+    into.mkdir(parents=True)
+    for n in range(copies):
+        for path in sorted(folder.iterdir()):
+            shutil.copyfile(path, into / f"{n:03d}-{path.name}")
+    return into
+
+
 def folder_bytes(folder: Path) -> tuple[int, int]:
     files = [p for p in folder.rglob("*") if p.is_file()]
     return len(files), sum(p.stat().st_size for p in files)
@@ -193,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--html-mb", type=float, default=6.0)
     parser.add_argument("--keep", type=Path, help="build (or reuse) the corpus here")
     parser.add_argument("--skip", default="", help="comma list of parts to skip: text,html,pdf,mixed")
+    parser.add_argument("--text-copies", type=int, default=1,
+                        help="plain text: also ingest this many copies of the text folder as one"
+                             " folder (steady-state throughput, start-up spread over more text)")
     args = parser.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
     work = Path(tempfile.mkdtemp(prefix="tether-bench-ingest-"))
@@ -219,6 +235,17 @@ def main(argv: list[str] | None = None) -> int:
             less = max(1e-3, run["s"] - startup)
             print(f"  less start-up   {less:7.2f} s  {_mb(size) / less:6.2f} MB/s"
                   f"   x{less / floor:.1f} of the floor")
+        if "text" not in skip and args.text_copies > 1:
+            copies = copied(folders["text"], work / "text-copies", args.text_copies)
+            files, size = folder_bytes(copies)
+            floor = fts5_floor(copies, work / "floor-copies.db")
+            run = run_ingest([copies], work / "text-copies.db")
+            print(f"\nplain text x{args.text_copies}: {files} files, {_mb(size):.2f} MB"
+                  " (the same files under other names)")
+            print(f"  tether ingest   {run['s']:7.2f} s  {_mb(size) / run['s']:6.2f} MB/s   rc {run['rc']};"
+                  f" CPU {run['cpu']:.2f} s")
+            print(f"  bare FTS5 floor {floor:7.2f} s  {_mb(size) / floor:6.2f} MB/s"
+                  f"   tether x{run['s'] / floor:.1f} of the floor")
         if "html" not in skip:
             files, size = folder_bytes(folders["html"])
             run = run_ingest([folders["html"]], work / "html.db")

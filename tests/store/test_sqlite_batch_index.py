@@ -6,6 +6,7 @@ failed part-way — the FTS5 index holds exactly the stored passages."""
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 
 import pytest
 
@@ -56,9 +57,9 @@ def test_every_kind_of_write_in_one_batch_leaves_the_index_exact(store):
         assert store.put(*_doc("replaced", _text("beta", 7))) == "updated"
         assert store.put(*_doc("twice", _text("alpha", 3))) == "ingested"
         assert store.put(*_doc("twice", _text("delta", 4))) == "updated"
-        with pytest.raises(Exception):
+        with pytest.raises(sqlite3.IntegrityError):
             store.put(*_failing(*_doc("kept", _text("epsilon", 4))))  # indexed rows stay
-        with pytest.raises(Exception):
+        with pytest.raises(sqlite3.IntegrityError):
             store.put(*_failing(*_doc("twice", _text("zeta", 4))))  # unindexed rows stay
         assert store.delete_document(_doc("deleted", "")[0].doc_id)
         assert store.put(*_doc("gone", _text("gamma", 2))) == "ingested"
@@ -74,7 +75,7 @@ def test_every_kind_of_write_in_one_batch_leaves_the_index_exact(store):
 def test_a_document_written_alone_is_indexed_at_its_commit(store):
     store.put(*_doc("one", _text("alpha", 3)))
     store.put(*_doc("one", _text("beta", 3)))
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.IntegrityError):
         store.put(*_failing(*_doc("one", _text("gamma", 3))))
     assert store.integrity_problems() == []
     assert _found(store, "beta") == {"one"}

@@ -91,7 +91,8 @@ def command_settings(ctx: click.Context, *, judge: str | None = None) -> Setting
 def open_tether(
     ctx: click.Context, db: str | None, *, create: bool = False, judge: str | None = None
 ) -> Tether:
-    from ..facade import Tether  # the answer pipeline: only commands that answer import it
+    # The answer pipeline: imported by the commands that answer, not by every command.
+    from ..facade import Tether
 
     return Tether(db, settings=command_settings(ctx, judge=judge), create=create)
 

@@ -102,8 +102,12 @@ def ingest(
             progress.update(files_task, advance=1, description=f"ingested {path.name[:40]}")
             progress.update(bytes_task, advance=size)
 
+        def meta_for(path: Path) -> Metadata:
+            # Only a manifest's entries differ from the options: no path to resolve without one.
+            return base.merged(entries.get(path.resolve(), {})) if entries else base
+
         results += ingest_files(
-            store, files, lambda path: base.merged(entries.get(Path(path).resolve(), {})),
+            store, files, meta_for,
             settings=settings, verify=verify, done=done,
             workers=settings.ingest_workers if workers is None else workers,
         )

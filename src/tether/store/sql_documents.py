@@ -9,7 +9,7 @@ document's passages into its full-text index) and its own ``search``/``term_coun
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from functools import lru_cache
 from typing import Any, Protocol
@@ -77,14 +77,17 @@ def passage_rows(dialect: Dialect, passages: Sequence[Passage]) -> list[tuple[An
     share a few paths, and documents of one kind share theirs (602 text files: 8,366
     encodings one document at a time, 2,851 across them). SQLite keeps the value as
     text, so rows may share it."""
-    column = _list_column
+    # Keyed by the encoder, not the dialect: a dataclass hashes every field at each call.
+    column, encode = _list_column, dialect.list_value
     return [(p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region, p.process,
-             column(dialect, p.flags, p.heading), p.text) for p in passages]
+             column(encode, p.flags, p.heading), p.text) for p in passages]
 
 
 @lru_cache(maxsize=4096)
-def _list_column(dialect: Dialect, flags: tuple[str, ...], heading: tuple[str, ...]) -> Any:
-    return dialect.list_value(flag_column(flags, heading))
+def _list_column(
+    encode: Callable[[Sequence[str]], Any], flags: tuple[str, ...], heading: tuple[str, ...]
+) -> Any:
+    return encode(flag_column(flags, heading))
 
 
 class SQLBase:
