@@ -31,8 +31,10 @@ from .structure import Block, man_name, outline
 __all__ = ["Cut", "passage_spans", "region_label"]
 
 # Markdown structure (or HTML, which extraction marks the Markdown way) in the
-# first 100,000 characters: a heading, a fence, front matter.
-_MARKDOWN = re.compile(r"^(?:[ ]{0,3}#{1,6}[ \t]+\S|[ ]{0,3}(?:```|~~~)|---[ \t]*$|\+\+\+[ \t]*$)",
+# first 100,000 characters: a heading, a fence, front matter. Searched in the text
+# after a newline: opening on a newline rather than a multiline "^", the pattern is
+# tried only at line starts (``re`` tried "^" at every character: most of the sniff).
+_MARKDOWN = re.compile(r"\n(?:[ ]{0,3}#{1,6}[ \t]+\S|[ ]{0,3}(?:```|~~~)|---[ \t]*$|\+\+\+[ \t]*$)",
                        re.MULTILINE)
 _SNIFF = 100_000
 
@@ -59,7 +61,7 @@ def passage_spans(
     """
     root = man_name(text)
     if markdown is None:
-        markdown = root is None and _MARKDOWN.search(text, 0, _SNIFF) is not None
+        markdown = root is None and _MARKDOWN.search("\n" + text[:_SNIFF]) is not None
     bounds = sorted({0, len(text), *(b for b in breaks if 0 < b < len(text))})
     passages: list[Cut] = []
     for lo, hi in itertools.pairwise(bounds):

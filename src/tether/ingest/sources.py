@@ -240,27 +240,17 @@ def build_passages(
     version: Version, document: Document, *, max_chars: int
 ) -> list[Passage]:
     """Segment a version into passages carrying the document's provenance."""
-    breaks = [r.start for r in version.regions]
+    regions = version.regions
+    breaks = [r.start for r in regions]
     spans = passage_spans(version.text, max_chars=max_chars, breaks=breaks)
     texts = [version.text[span.start : span.end] for span in spans]
-    passages = []
-    for span, text, flags in zip(spans, texts, injection.detect_each(texts), strict=True):
-        passages.append(
-            Passage(
-                passage_id=ids.passage_id_for(document.doc_id, version.version, span.start, span.end),
-                doc_id=document.doc_id,
-                version=version.version,
-                start=span.start,
-                end=span.end,
-                text=text,
-                kind=document.kind,
-                region=region_label(version.regions, span.start),
-                process=document.process,
-                flags=flags,
-                heading=span.heading,
-            )
-        )
-    return passages
+    doc_id, number, kind, process = document.doc_id, version.version, document.kind, document.process
+    return [
+        Passage(ids.passage_id_for(doc_id, number, span.start, span.end), doc_id, number,
+                span.start, span.end, text, kind,
+                region_label(regions, span.start) if regions else None, process, flags, span.heading)
+        for span, text, flags in zip(spans, texts, injection.detect_each(texts), strict=True)
+    ]
 
 
 def ingest_file(
@@ -447,6 +437,7 @@ class FileJob:
     mtime_ns: int
     stat_ns: int  # when it was stat-ed (wall clock), for the racy case
     record: FileRecord | None
+    resolved: Path  # ``path`` resolved when planned (each resolve reads every link)
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,7 +470,7 @@ def plan_file(
     if (record is not None and not verify and record.mtime_ns > 0
             and (record.size, record.mtime_ns) == (size, mtime_ns)):
         return _unchanged(str(path), record)
-    return FileJob(path, meta, stamp, size, mtime_ns, time.time_ns(), record)
+    return FileJob(path, meta, stamp, size, mtime_ns, time.time_ns(), record, resolved)
 
 
 def _unchanged(name: str, record: FileRecord) -> IngestResult:
@@ -505,7 +496,7 @@ def _prepare(job: FileJob, settings: Settings) -> Prepared:
         if job.record is not None and job.record.sha256 == digest:
             return Prepared(job, digest)
         built = build_document(
-            data, media_type, job.meta, name=str(path), default_source=path.resolve().as_uri(),
+            data, media_type, job.meta, name=str(path), default_source=job.resolved.as_uri(),
             default_title=path.stem, settings=settings,
         )
         return Prepared(job, digest, built)
@@ -531,7 +522,7 @@ def write_prepared(store: Store, prepared: Prepared) -> IngestResult:
     result = _put(store, prepared.built)
     built = prepared.built
     record = FileRecord(
-        path=str(job.path.resolve()), size=job.size, mtime_ns=job.mtime_ns, sha256=prepared.sha256,
+        path=str(job.resolved), size=job.size, mtime_ns=job.mtime_ns, sha256=prepared.sha256,
         fingerprint=job.fingerprint, doc_id=built.document.doc_id, version=built.version.version,
         passages=len(built.passages), chars=len(built.version.text), flags=built.flags,
         dropped=built.dropped,

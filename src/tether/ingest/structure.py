@@ -149,6 +149,7 @@ class _Outliner:
         self.root = (root,) if root else ()
         self.man = root is not None
         self.path: list[tuple[int, str]] = []  # (level, label)
+        self.usage = False  # whether the path lies in a usage section (set by ``open``)
         self._heading: tuple[str, ...] = self.root  # the path as a tuple (blocks share it)
         self.blocks: list[Block] = []
         self.first = self.next_filled(0)
@@ -166,6 +167,7 @@ class _Outliner:
         if label:
             self.path.append((level, label))
         self._heading = self.root + tuple(label for _, label in self.path)
+        self.usage = bool(self.path) and self.path[0][1].upper() in USAGE_SECTIONS
 
     def add(self, first: int, last: int, kind: Kind, heading: tuple[str, ...] | None = None) -> None:
         start = self.starts[first] + self.indents[first]
@@ -197,7 +199,7 @@ class _Outliner:
             self.open(1 if self.line(i + 1).lstrip()[0] == "=" else 2, _label(raw))
             self.add(i, i + 1, "heading")
             return i + 2
-        if _ITEM.match(raw) and not self.in_usage():
+        if _ITEM.match(raw) and not self.usage:
             return self.item(i)
         done = self.indented_step(i, raw)
         return self.paragraph(i) if done is None else done
@@ -216,7 +218,7 @@ class _Outliner:
         nxt = self.next_filled(i + 1)
         deeper = nxt is not None and self.indents[nxt] > indent
         body = raw.strip()
-        if self.in_usage():
+        if self.usage:
             return self.paragraph(i, kind="synopsis")
         if (self.man and 0 < indent < 5 and deeper and len(body) < 60
                 and not body.endswith((".", ":", ";", ","))):
@@ -243,12 +245,9 @@ class _Outliner:
         self.add(i, last, "term", self.heading() + (_label(term),))
         return last + 1
 
-    def in_usage(self) -> bool:
-        return bool(self.path) and self.path[0][1].upper() in USAGE_SECTIONS
-
     def paragraph(self, i: int, kind: Kind = "prose") -> int:
         """Lines up to a blank line, an outdent, or (Markdown) a structural line."""
-        if self.in_usage():
+        if self.usage:
             kind = "synopsis"
         indent = self.indents[i]
         n, blanks, indents, markdown = self.n, self.blanks, self.indents, self.markdown
