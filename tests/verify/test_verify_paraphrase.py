@@ -86,6 +86,10 @@ LICENSED = [
     ("a count, three named", "A man, a woman and a boy are laughing.",
      "Three people are laughing."),
     ("a count, 'a pair of'", "A pair of geese are swimming.", "Two geese are swimming."),
+    ("'X-less' for 'with no X'", "A boy with no shoes is running on the sand.",
+     "A shoeless boy is running on the sand."),
+    ("'no' before a noun negates the noun, not the verb", "A boy with no shoes is holding a kite.",
+     "A kite is being held by a boy with no shoes."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -155,6 +159,12 @@ NOT_LICENSED = [
     ("a count: another number", "A boy and a woman are laughing.", "Three people are laughing."),
     ("a slang sense names no person", "A dog is sleeping on the porch.",
      "A person is sleeping on the porch."),
+    ("'X-less': the passage must lack that X", "A boy with no hat is running on the sand.",
+     "A shoeless boy is running on the sand."),
+    ("'X-less' is not 'with X'", "A boy with shoes is running on the sand.",
+     "A shoeless boy is running on the sand."),
+    ("'no' before the verb's subject still negates it", "No boy is holding a kite.",
+     "A kite is being held by a boy."),
 ]  # fmt: skip
 
 
@@ -196,3 +206,12 @@ def test_a_person_sense_speaks_only_for_a_word_that_names_a_person_first() -> No
     # first and a female child second: both still speak for a person.
     assert lexicon.licenses("men", "people")
     assert lexicon.licenses("girl", "child")
+
+
+def test_x_less_and_without_x_negate_alike() -> None:
+    # Either way round the two say the same negation: no contradiction, though the
+    # relation word "without" is still unaccounted (at best mentioned).
+    result = check("A man without a shirt is posing.", "A shirtless man is posing.", settings=Settings())
+    assert result.outcome == "mentioned", result.reasons
+    flipped = check("A shirtless man is posing.", "A man with a shirt is posing.", settings=Settings())
+    assert flipped.outcome != "supported", flipped.reasons

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ..text import lexicon
 from .align import Alignment, Finding, anchors
+from .polarity import privative_noun, privative_phrases, privative_stem
 from .lexical import Prepared
 from .shallow import DETERMINERS, Reading, manner_adverb, pos_of, read
 from .structure import INDEFINITE_THINGS, collective_members, compare
@@ -164,6 +165,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
         return True  # "wearing a hat" from "in a hat", "with a hat"
     if _place_kind_said(a, x, window):
         return True  # "playing outdoors" from "playing in the garden"
+    if _privative_said(a, x):
+        return True  # "a shirtless man" from "a man with no shirt"
     return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
 
 
@@ -523,6 +526,15 @@ def _place_kind_said(a: Alignment, x: int, window: list[int]) -> bool:
         if _relation_before(p, z) & _AT_PLACE and any(lexicon.kind_of(p.low[z], kind) for kind in kinds):
             return True
     return False
+
+
+def _privative_said(a: Alignment, x: int) -> bool:
+    """Claim token ``x`` is "X-less" where the window says "no X" / "without (a) X"."""
+    c, p = a.claim, a.passage
+    stem = privative_stem(c.low[x])
+    return stem is not None and any(
+        privative_noun(p.low[n], stem) for _, n in privative_phrases(p.low, a.t0, a.t1)
+    )
 
 
 _COLOURED = frozenset(("colored", "coloured"))

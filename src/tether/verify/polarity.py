@@ -15,6 +15,7 @@ shortest stretch holding the matched words, widened a little to catch "No X…" 
 
 from __future__ import annotations
 
+from ..text import lexicon
 from ..text.terms import NEGATION_WORDS
 from .align import Alignment, Finding
 from .lexical import Prepared
@@ -69,6 +70,53 @@ def negation_cues(low: list[str], i: int, j: int) -> list[str]:
         elif w in ("absence", "free") and nxt == "of":
             out.append(w + " of")
     return out
+
+
+# "A shirtless man" is "a man with no shirt", "aimlessly" "with no aim": the suffix
+# says the negation the other text spells with "no" or "without".
+_PRIVATIVE_SUFFIXES = ("lessly", "less")
+_PRIVATIVE_CUES = frozenset(("no", "without"))
+_ARTICLES = frozenset(("a", "an", "any"))
+
+
+def privative_stem(word: str) -> str | None:
+    """The noun an "-less" word is without ("shirtless" -> "shirt"), else None."""
+    for suffix in _PRIVATIVE_SUFFIXES:
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            return stem if lexicon.lemmas(stem, "n") else None
+    return None
+
+
+def privative_phrases(low: list[str], i: int, j: int) -> list[tuple[int, int]]:
+    """(cue, noun) token pairs of "no X" / "without (a) X" among tokens ``[i, j)``."""
+    out = []
+    for x in range(i, j):
+        if low[x] in _PRIVATIVE_CUES:
+            y = x + 1
+            if y < j and low[y] in _ARTICLES and low[x] == "without":
+                y += 1
+            if y < j:
+                out.append((x, y))
+    return out
+
+
+def privative_noun(word: str, stem: str) -> bool:
+    """Whether ``word`` is the noun ``stem`` names ("shirts" for "shirt")."""
+    return word == stem or stem in lexicon.lemmas(word, "n")
+
+
+def _privatives_said(said: list[str], low: list[str], i: int, j: int, other: list[str]) -> list[str]:
+    """``said`` (negation cues of tokens ``[i, j)``) less the cues of "no X" phrases the
+    other text says with "X-less" (``other``: its words)."""
+    stems = [stem for w in other if (stem := privative_stem(w))]
+    if not stems:
+        return said
+    left = list(said)
+    for cue, noun in privative_phrases(low, i, j):
+        if low[cue] in left and any(privative_noun(low[noun], stem) for stem in stems):
+            left.remove(low[cue])
+    return left
 
 
 def cues(low: list[str], i: int, j: int, table: dict[str, str]) -> dict[str, str]:
@@ -183,6 +231,9 @@ def check_negation(a: Alignment) -> list[Finding]:
     found = negation_cues(p.low, i, j)
     if not found and (scope := _scope_cue(p, a.c0, a.t0)) is not None:
         found = [scope]
+    # "a man with no shirt" and "a shirtless man" negate alike, either way round.
+    found = _privatives_said(found, p.low, i, j, c.low)
+    said = _privatives_said(said, c.low, 0, len(c.low), p.low[i:j])
     if len(said) != len(found):
         if len(found) > len(said):
             extra = next((w for w in found if w not in said), found[0])

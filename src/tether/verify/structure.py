@@ -146,8 +146,8 @@ def _negated(p: Prepared, z: int) -> bool:
     while y >= 0 and p.clause[y] == p.clause[z]:
         if p.low[y] in ("but", "yet", "however"):
             return False
-        if negation_cues(p.low, y, y + 1):
-            return True
+        if negation_cues(p.low, y, y + 1) and not (p.low[y] == "no" and p.keys[y + 1] is not None and y + 1 < z):
+            return True  # ("a man with no shirt is holding": "no" governs the shirt)
         y -= 1
     return False
 
