@@ -53,3 +53,21 @@ def test_the_worker_file_limit_is_a_setting(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("TETHER_INGEST_WORKER_MAX_FILES", "0")
     with pytest.raises(ConfigError, match="ingest_worker_max_files"):
         load_settings()
+
+
+def test_plain_text_in_chunks_prepares_what_one_process_does(tmp_path) -> None:
+    # Small text files travel to the workers several to a task (parallel._chunks); a
+    # file that fails among them fails alone, and the order is the order given.
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(70):
+        lines = 400 if n == 37 else 3 + n % 5
+        (folder / f"{n:02d}-notes.txt").write_text(f"Note {n}. The valve {n} is shut.\n" * lines,
+                                                   encoding="utf-8")
+    paths = sorted(folder.iterdir())
+    settings = Settings(max_file_bytes=8000)
+    pooled = _ingest(paths, tmp_path / "pool.db", 2, settings)
+    alone = _ingest(paths, tmp_path / "alone.db", 1, settings)
+    assert pooled == alone
+    assert [path for path, _, _, _ in pooled] == [str(p) for p in paths]
+    assert [status for _, status, _, _ in pooled] == ["ingested"] * 37 + ["failed"] + ["ingested"] * 32
