@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from ..text import lexicon
 from .align import Alignment, Finding, anchors
-from .polarity import privative_noun, privative_phrases, privative_stem
 from .lexical import Prepared
+from .polarity import privative_noun, privative_phrases, privative_stem
 from .shallow import DETERMINERS, Reading, manner_adverb, pos_of, read
 from .structure import INDEFINITE_THINGS, collective_members, compare
 
@@ -582,7 +582,7 @@ def _bigrams(p: Prepared, tokens: list[int]) -> list[str]:
 def _of_phrases(p: Prepared, x: int) -> list[tuple[str, tuple[str | None, ...]]]:
     """"<noun> of <noun>" collocations around token ``x`` ("body_of_water", "piece of
     furniture"), as WordNet spells them, with the keys of their two nouns."""
-    out = []
+    out: list[tuple[str, tuple[str | None, ...]]] = []
     for y in (x, x - 2):
         if 0 <= y and y + 2 < len(p.low) and p.low[y + 1] == "of" and p.clause[y + 2] == p.clause[y]:
             if p.keys[y] is not None and p.keys[y + 2] is not None:

@@ -150,7 +150,7 @@ def _counted(a: Alignment, f: Figure) -> bool:
     c, p = a.claim, a.passage
     if f.value is None or f.value != int(f.value) or not 2 <= f.value <= 10 or f.qualifier or f.unit:
         return False
-    i, j = _token_span(c, f)
+    _, j = _token_span(c, f)
     head = j
     while head + 1 < len(c.keys) and c.keys[head + 1] is not None and c.clause[head + 1] == c.clause[j]:
         head += 1  # "two white puppies": the noun ends the run of content words
