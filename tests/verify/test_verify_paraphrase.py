@@ -90,6 +90,7 @@ LICENSED = [
      "A shoeless boy is running on the sand."),
     ("'no' before a noun negates the noun, not the verb", "A boy with no shoes is holding a kite.",
      "A kite is being held by a boy with no shoes."),
+    ("'off' states 'from'", "The cat is leaping off the fence.", "The cat is leaping from the fence."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -165,6 +166,8 @@ NOT_LICENSED = [
      "A shoeless boy is running on the sand."),
     ("'no' before the verb's subject still negates it", "No boy is holding a kite.",
      "A kite is being held by a boy."),
+    ("'from' does not state 'off'", "The cat is leaping from the fence.",
+     "The cat is leaping off the fence."),
 ]  # fmt: skip
 
 

@@ -325,6 +325,14 @@ def _relation_set(words: list[str]) -> set[str]:
 
 
 _TWO_WORD = {("close", "to"): "near", ("near", "to"): "near"}
+# One relation word that states another, one way only: jumping off a dock is jumping
+# from it (jumping from a dock may be jumping out of it).
+_IMPLIES = {"off": "from"}
+
+
+def _implied(found: set[str], said: set[str]) -> set[str]:
+    """The window's relation words, each read as the claim's word it states."""
+    return {w if _IMPLIES.get(w) not in said else _IMPLIES[w] for w in found}
 
 
 def _trailing(p: Prepared, z: int) -> list[str]:
@@ -373,7 +381,7 @@ def _governing(a: Alignment) -> tuple[list[str], list[Finding]]:
             places = [places[mine.index(y)]]  # one occurrence each: the same one in order
         # A modifier's relation word governs its head ("in a cattle pen"): unknown.
         rp = read(p, a.t0, a.t1)
-        found = [set() if rp.tag[z] == "M" else _relation_before(p, z) for z in places]
+        found = [set() if rp.tag[z] == "M" else _implied(_relation_before(p, z), said) for z in places]
         if read(c).tag[y] == "M" or not found or any(not f or f & said for f in found):
             continue
         theirs = sorted(found[0])
@@ -440,7 +448,7 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
         if said and not any(k for k in c.keys[last + 1 :] if k and k not in RELATION_WORDS):
             spans.append((said, _relation_set(_trailing(p, where[last]))))
     for said, found in spans:
-        if said == found:
+        if said == _implied(found, said):
             continue
         pair = next(((s, f) for s in sorted(said) for f in sorted(found)
                      if frozenset((s, f)) in _EXCLUSIVE), None)  # fmt: skip
