@@ -91,6 +91,7 @@ LICENSED = [
     ("'no' before a noun negates the noun, not the verb", "A boy with no shoes is holding a kite.",
      "A kite is being held by a boy with no shoes."),
     ("'off' states 'from'", "The cat is leaping off the fence.", "The cat is leaping from the fence."),
+    ("'dressed in' from 'in'", "A dancer in white is spinning.", "A dancer dressed in white is spinning."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -168,6 +169,8 @@ NOT_LICENSED = [
      "A kite is being held by a boy."),
     ("'from' does not state 'off'", "The cat is leaping from the fence.",
      "The cat is leaping off the fence."),
+    ("'dressed in': the window's 'in' must govern the word", "A dancer with white gloves is spinning.",
+     "A dancer dressed in white is spinning."),
 ]  # fmt: skip
 
 

@@ -161,8 +161,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
     members = collective_members(c, rc, x)
     if members >= 0 and _said_plural(a, c.keys[members]):
         return True  # "a group of men" from "some men", "men"
-    if _wearing_stated(a, x, rc):
-        return True  # "wearing a hat" from "in a hat", "with a hat"
+    if _wearing_stated(a, x, rc) or _dressed_in(a, x):
+        return True  # "wearing a hat" from "in a hat", "with a hat"; "dressed in black" from "in black"
     if _place_kind_said(a, x, window):
         return True  # "playing outdoors" from "playing in the garden"
     if _privative_said(a, x):
@@ -560,6 +560,15 @@ def _colour_named(a: Alignment, x: int) -> bool:
         and lexicon.kind_of(c.low[y], "color")
         for y in beside
     )  # fmt: skip
+
+
+def _dressed_in(a: Alignment, x: int) -> bool:
+    """Claim token ``x`` is "dressed" in "dressed in X" where the window has "in X"
+    ("a skier in black" is dressed in black)."""
+    c, p = a.claim, a.passage
+    if c.low[x] != "dressed" or x + 2 >= len(c.low) or c.low[x + 1] != "in" or c.keys[x + 2] not in a.matched:
+        return False
+    return any(_relation_before(p, z) == {"in"} for z in a.positions.get(c.keys[x + 2] or "", ()))
 
 
 def _compound_spelling(a: Alignment, x: int, window: list[int]) -> bool:
