@@ -141,3 +141,28 @@ def test_input_error_is_the_parent(settings: Settings) -> None:
     # Callers that catch InputError (the CLI's "failed:" line, the service's 413/422)
     # see limit errors too.
     assert issubclass(LimitExceeded, InputError)
+
+
+@pytest.mark.parametrize("limit, kept", [(1_000, 300), (100, 101)])
+def test_a_file_that_grew_after_its_stat_is_read_to_the_limit(tmp_path, monkeypatch, limit, kept) -> None:
+    """read_file reads what fstat saw plus one byte; a file longer by then is read on,
+    up to max_file_bytes + 1, so extract_bytes still refuses one grown past the limit."""
+    import os
+
+    from tether.ingest.extract import read_file
+
+    path = tmp_path / "growing.txt"
+    path.write_text("x" * 300, encoding="utf-8")
+    real_fstat = os.fstat
+
+    def stale_fstat(fd):  # the size it had before the writer appended to it
+        info = real_fstat(fd)
+        return os.stat_result((*info[:6], 10, *info[7:]))
+
+    monkeypatch.setattr(os, "fstat", stale_fstat)
+    settings = Settings(max_file_bytes=limit)
+    data, media_type = read_file(path, settings=settings)
+    assert (len(data), media_type) == (kept, "text/plain")
+    if kept > limit:
+        with pytest.raises(LimitExceeded, match="max_file_bytes"):
+            extract_bytes(data, media_type=media_type, settings=settings)
