@@ -23,6 +23,7 @@ from tether.ingest.extract import (
     extract_file,
     media_type_for,
 )
+from tether.ingest.extract import text as text_extract
 
 PAGES = [
     "Page one: the flange bolts are torqued to 45 newton metres.",
@@ -204,6 +205,19 @@ def test_text_round_trips(text: str) -> None:
         return
     out = extract_bytes(text.encode(), media_type="text/plain", settings=Settings())
     assert out.text == expected and "\x00" not in out.text
+
+
+@pytest.mark.parametrize("encoding", sorted(text_extract._STRICT_UTF))
+def test_strict_utf_decoders_refuse_lone_surrogates(encoding: str) -> None:
+    # decode_text skips clean()'s surrogate scan for these decoders: each must refuse one.
+    lone = "a\ud800b".encode(encoding, "surrogatepass")
+    with pytest.raises(UnicodeDecodeError):
+        lone.decode(encoding)
+
+
+def test_other_codecs_text_still_loses_lone_surrogates() -> None:
+    out = extract_bytes(b"a+2AA-b\r\nc", media_type="text/plain; charset=utf-7", settings=Settings())
+    assert out.text == "a\ufffdb\nc"
 
 
 # ---------------------------------------------------------------------------- types & limits

@@ -104,8 +104,12 @@ def charset_param(media_type: str) -> str | None:
 
 def clean(text: str) -> str:
     """Newlines to ``\\n``; no NUL; no lone surrogates (they cannot be stored as UTF-8)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
-    return _SURROGATES.sub("\ufffd", text)
+    return _SURROGATES.sub("\ufffd", unix_newlines(text).replace("\x00", ""))
+
+
+def unix_newlines(text: str) -> str:
+    """``\\r\\n`` and ``\\r`` to ``\\n`` (one scan of a text that has no ``\\r``)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def decode(data: bytes, skip: int, encoding: str, name: str) -> str:

@@ -16,7 +16,16 @@ from ...config import Settings
 from ...errors import UnsupportedInput
 from .base import Extracted, cap_title
 from .limits import check_chars
-from .sniff import MARKDOWN, TEXT, clean, decode, lookup, refuse_binary, split_bom
+from .sniff import (
+    MARKDOWN,
+    TEXT,
+    clean,
+    decode,
+    lookup,
+    refuse_binary,
+    split_bom,
+    unix_newlines,
+)
 
 __all__ = ["MARKDOWN_EXTRACTOR", "TEXT_EXTRACTOR", "TextExtractor", "first_line",
            "markdown_title", "text_title"]
@@ -29,6 +38,9 @@ _META_TITLE = re.compile(r"title[ \t]*[:=][ \t]*(.+?)[ \t]*")
 # Bounded (as ingest/structure.py's): only tried on the first filled line, where a name or
 # a title wider than a man page is no header; unbounded, it was quadratic on long runs.
 _MAN_HEADER = re.compile(r"([^\s()]{1,64})\((\w{1,8})\)\s.{0,400}\S\s+\1\(\2\)")
+# Python's names (codecs.lookup) of the decoders that refuse a lone surrogate.
+_STRICT_UTF = frozenset({"utf-8", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le",
+                         "utf-32-be"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +68,9 @@ def decode_text(data: bytes, settings: Settings, name: str, charset: str | None)
     if "\x00" in text:  # a UTF-16 file can still smuggle one in
         raise UnsupportedInput(f"{name}: looks binary, not text (NUL characters)")
     check_chars(len(text), settings, name)
-    return clean(text)
+    # A strict UTF decoder refuses lone surrogates and the text holds no NUL, so only
+    # other codecs' text needs the rest of clean() (a scan of every character).
+    return unix_newlines(text) if encoding in _STRICT_UTF else clean(text)
 
 
 def first_line(text: str) -> str | None:
