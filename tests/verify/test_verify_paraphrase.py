@@ -92,6 +92,17 @@ LICENSED = [
      "A kite is being held by a boy with no shoes."),
     ("'off' states 'from'", "The cat is leaping off the fence.", "The cat is leaping from the fence."),
     ("'dressed in' from 'in'", "A dancer in white is spinning.", "A dancer dressed in white is spinning."),
+    # ADR 0032, second round
+    ("a second noun said by a word that licenses it", "The lady is greeting another woman.",
+     "A woman is greeting another woman."),
+    ("'covered with X' for 'X covered'", "A boy in mud covered boots is laughing.",
+     "A boy in boots covered with mud is laughing."),
+    ("'<participle> for X' for the compound 'X <noun>'", "The twins are watching the racing dogs.",
+     "The twins are watching dogs bred for racing."),
+    ("'who looks <adjective>' qualifies its antecedent", "A clerk, who looks tired, is closing the shop.",
+     "A tired clerk is closing the shop."),
+    ("'who' stands for the person, not the nearer thing",
+     "A hiker with a heavy bag, who is shirtless, is resting.", "A shirtless hiker with a heavy bag is resting."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -171,6 +182,17 @@ NOT_LICENSED = [
      "The cat is leaping off the fence."),
     ("'dressed in': the window's 'in' must govern the word", "A dancer with white gloves is spinning.",
      "A dancer dressed in white is spinning."),
+    # ADR 0032, second round
+    ("a second noun: a word that does not license it", "The lady is greeting a man.",
+     "A woman is greeting another woman."),
+    ("'covered with X': the nouns traded round", "A boy in boots covered with mud is laughing.",
+     "A boy in mud covered with boots is laughing."),
+    ("'<participle> for X': X must qualify that noun", "The twins are watching the racing car and the dogs.",
+     "The twins are watching dogs bred for racing."),
+    ("'who looks <adjective>': said of the antecedent only", "A clerk, who looks tired, is closing the shop.",
+     "A tired shop is closing."),
+    ("'which' stands for the nearer thing", "A hiker with a heavy bag, which is red, is resting.",
+     "A red hiker with a heavy bag is resting."),
 ]  # fmt: skip
 
 

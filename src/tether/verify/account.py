@@ -260,6 +260,8 @@ def _reversed_roles(a: Alignment) -> str | None:
                     continue
                 if _passive(c, xj) or _passive(p, pj) or not _verb_like(c, xj):
                     continue  # a passive: "the potato is peeled by the woman"
+                if _participle_compound(c, xj, p, pj, pk):
+                    continue  # "paint covered clothes" are clothes covered with paint
                 return (
                     f"roles:'{c.low[xi]}' and '{c.low[xk]}' trade places around '{c.low[xj]}'"
                 )
@@ -283,6 +285,23 @@ def _passive(p: Prepared, z: int) -> bool:
     return "by" in p.low[t0:t1]
 
 
+_PARTICIPLE_LINK = frozenset(("with", "by", "in"))
+
+
+def _participle_compound(c: Prepared, xj: int, p: Prepared, pj: int, pk: int) -> bool:
+    """The claim's participle takes its noun after "with"/"by"/"in" ("clothes covered
+    with paint") where the passage writes that noun right before the participle as a
+    compound modifier ("paint covered clothes"): the same roles, in the other order."""
+    return (
+        c.low[xj].endswith("ed")
+        and xj + 1 < len(c.low)
+        and c.low[xj + 1] in _PARTICIPLE_LINK
+        and p.low[pj] == c.low[xj]
+        and pk == pj - 1
+        and not (pj + 1 < len(p.low) and p.low[pj + 1] in _PARTICIPLE_LINK)
+    )
+
+
 def _participle_turned(a: Alignment) -> str | None:
     """"playing a trumpet" against "a trumpet playing": the verb and its object in
     the claim are noun and participle in the passage, which binds them otherwise."""
@@ -298,7 +317,7 @@ def _participle_turned(a: Alignment) -> str | None:
             # Qualifiers in another order ("green and big", "running quickly"):
             # no verb and object changed.
             continue
-        if _passive(c, x1) or _passive(p, p1):
+        if _passive(c, x1) or _passive(p, p1) or _participle_compound(c, x1, p, p1, p2):
             continue
         return f"roles:'{c.low[x1]} … {c.low[x2]}' is '{p.low[p2]} {p.low[p1]}' in the passage"
     return None
@@ -404,7 +423,7 @@ def _reordered_alike(
 ) -> bool:
     """Orders that differ without changing who is where: a passive ("picked up by a
     man"), a compound for its phrase ("gloves for boxing", "boxing gloves")."""
-    if "by" in c.low[left + 1 : right]:
+    if "by" in c.low[left + 1 : right] or _participle_compound(c, left, p, pl, pr):
         return True
     if rp.tag[pr] == "M" and rp.head[pr] == pl:
         return True
@@ -651,14 +670,20 @@ def _near_spelled(a: Alignment, x: int, window: list[int]) -> bool:
 # rocky one.
 _PERIPHRASIS = frozenset(("made", "covered", "full", "filled"))
 _PERIPHRASIS_LINK = frozenset(("of", "by", "with", "in"))
+# Participles of purpose: "dogs *bred for* racing" are racing dogs, "a bike *designed
+# for* motocross" a motocross bike.
+_PURPOSE = frozenset(("bred", "built", "designed", "made", "meant", "intended", "used"))
 
 
 def _periphrasis(a: Alignment, x: int, rp: Reading) -> bool:
-    """Claim token ``x`` opens "<made/covered/full> <of/by/with> <noun>" whose noun the
-    window has only as a modifier ("stone steps") or through its derived adjective
-    ("rocky")."""
+    """Claim token ``x`` opens "<made/covered/full> <of/by/with> <noun>" or "<bred/built/
+    designed/used …> for <noun>" whose noun the window has only as a modifier ("stone
+    steps", "racing dogs") or through its derived adjective ("rocky")."""
     c, p = a.claim, a.passage
-    if c.low[x] not in _PERIPHRASIS or x + 2 >= len(c.low) or c.low[x + 1] not in _PERIPHRASIS_LINK:
+    if x + 2 >= len(c.low) or not (
+        c.low[x] in _PERIPHRASIS and c.low[x + 1] in _PERIPHRASIS_LINK
+        or c.low[x] in _PURPOSE and c.low[x + 1] == "for"
+    ):
         return False
     rc = read(c)
     noun = next((y for y in range(x + 2, min(len(c.low), x + 5)) if rc.tag[y] == "N"), -1)

@@ -54,6 +54,8 @@ PREPOSITIONS = frozenset(
 )
 _LINKS = frozenset("and or but while".split())
 _RELATIVE = frozenset("who which that whose".split())
+# Verbs that link their subject to an adjective, as "be" does: "a child who looks young".
+_LINKING = frozenset("look looks looked seem seems seemed appear appears appeared".split())
 _ADVERBS = frozenset("not never also still just now already always really even n't".split())
 
 
@@ -174,6 +176,9 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         if prev in BE or prev in _PASSIVE_AUX or prev in _HAVE:
             _after_aux(p, r, x, prev)
             in_np = tag[x] == "V"
+        elif prev in _LINKING and tag[y] == "V" and lexicon.lemmas(w, "a") and not _verbal_form(w):
+            tag[x] = "J"  # "who looks young" says "young" of its subject
+            in_np = False
         elif prev in _RELATIVE and _verbal(w) and (_participle(w) or w.endswith("s")):
             tag[x] = "V"  # "a neighbour who *hosted* a dinner"
             r.aux[x] = True
@@ -306,10 +311,9 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
                        or p.low[y] in _PASSIVE_AUX or p.low[y] in _BASE_AUX or manner_adverb(p.low[y])):  # fmt: skip
         y -= 1
     if y >= t0 and p.low[y] in _RELATIVE:
-        z = y - 1
-        while z >= t0 and r.tag[z] != "N":
-            z -= 1
-        return z if z >= t0 else -1
+        return _antecedent(p, r, y, t0)
+    if y >= t0 and p.clause[y] != p.clause[v] and (opens := _relative_opening(p, y, t0)) >= 0:
+        y = opens - 1  # "a child, who looks young, is standing": the child is
     if y >= t0 and r.tag[y] == "V" and p.low[y + 1] == "to":
         return _subject_of(r, y)
     if y >= t0 and p.low[y] in _LINKS and last_any >= t0:
@@ -321,6 +325,27 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
     if last_verb >= t0:
         return _subject_of(r, last_verb)
     return -1
+
+
+def _antecedent(p: Prepared, r: Reading, y: int, t0: int) -> int:
+    """The noun a relative pronoun at ``y`` stands for: the nearest noun before it, and
+    for "who" the nearest that names a person ("a person with a back pack, who is
+    topless": not the pack)."""
+    nouns = [z for z in range(y - 1, t0 - 1, -1) if r.tag[z] == "N"]
+    if p.low[y] == "who":
+        people = [z for z in nouns if lexicon.kind_of(p.low[z], "person")]
+        if people:
+            return people[0]
+    return nouns[0] if nouns else -1
+
+
+def _relative_opening(p: Prepared, y: int, t0: int) -> int:
+    """The relative pronoun opening the clause of token ``y`` ("…, who looks young,"),
+    or -1."""
+    s = y
+    while s > t0 and p.clause[s - 1] == p.clause[y]:
+        s -= 1
+    return s if p.low[s] in _RELATIVE and s > t0 else -1
 
 
 def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:

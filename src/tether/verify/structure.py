@@ -173,6 +173,11 @@ def _said_more_often(pair: _Pair, nouns: list[int]) -> list[str]:
             continue  # "a body of water" is one noun, said by "a lake"
         zs = [z for z in pair.places(x) if pair.rp.tag[z] in ("N", "M", None)]
         free = [z for z in zs if z not in used]
+        if not free and zs:
+            # The same word once, a word that licenses it for the second: "a lady …
+            # another woman" is two women.
+            free = [z for z in range(pair.a.t0, pair.a.t1) if z not in used and z not in zs
+                    and p.keys[z] and pair.rp.tag[z] in ("N", "M", None) and pair._same(z, x)]  # fmt: skip
         if free:
             used.add(free[0])
         elif zs and not (x > 0 and c.keys[x - 1] == c.keys[x]):
@@ -229,7 +234,7 @@ def _part_differs(pair: _Pair, x: int, zs: list[int], found: set[str | None]) ->
     clash = (tag == "V" and found <= {"N", "M"}) or (tag == "N" and found <= {"V", "M"}) or (
         tag == "M" and found <= {"V", "N"}
     )
-    if not clash or _compound(pair, x, zs) or _relative_verb(pair, x, zs):
+    if not clash or _compound(pair, x, zs) or _relative_verb(pair, x, zs) or _participle_after(pair, x, zs):
         return None
     z = zs[0]
     return (
@@ -248,6 +253,18 @@ def _relative_verb(pair: _Pair, x: int, zs: list[int]) -> bool:
         rp.tag[z] == "V" and rp.patient[z] < 0 and rp.agent[z] >= 0 and pair._same(rp.agent[z], h)
         for z in zs
     )
+
+
+def _participle_after(pair: _Pair, x: int, zs: list[int]) -> bool:
+    """"a hill covered with snow" and "a snow covered hill": a claim participle whose
+    noun follows "with"/"by"/"in" is, in the window, a modifier right after that noun."""
+    c, p = pair.c, pair.p
+    if pair.rc.tag[x] != "V" or not c.low[x].endswith("ed") or x + 1 >= len(c.low):
+        return False
+    if c.low[x + 1] not in ("with", "by", "in"):
+        return False
+    nouns = [y for y in range(x + 2, min(len(c.low), x + 5)) if pair.rc.tag[y] == "N"][:1]
+    return any(pair.rp.tag[z] == "M" and z > 0 and nouns and pair._same(z - 1, nouns[0]) for z in zs)
 
 
 def _compound(pair: _Pair, x: int, zs: list[int]) -> bool:
