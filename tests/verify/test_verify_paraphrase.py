@@ -103,6 +103,10 @@ LICENSED = [
      "A tired clerk is closing the shop."),
     ("'who' stands for the person, not the nearer thing",
      "A hiker with a heavy bag, who is shirtless, is resting.", "A shirtless hiker with a heavy bag is resting."),
+    ("a modifier for its phrase after the head, in relations", "The puppy is near a ball colored in red.",
+     "The puppy is near the red ball."),
+    ("a compound for '<noun> suited for X', in relations", "A cook in a hat suited for chefs is smiling.",
+     "A cook in a chef hat is smiling."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -193,6 +197,10 @@ NOT_LICENSED = [
      "A tired shop is closing."),
     ("'which' stands for the nearer thing", "A hiker with a heavy bag, which is red, is resting.",
      "A red hiker with a heavy bag is resting."),
+    ("a modifier for its phrase: a participle must open it", "The puppy is near a ball in the red box.",
+     "The puppy is near the red ball."),
+    ("a modifier for its phrase: the left relation still holds", "The puppy is near a ball colored in red.",
+     "The puppy is in the red ball."),
 ]  # fmt: skip
 
 

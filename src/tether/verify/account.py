@@ -454,6 +454,11 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
         said -= _particle(c, left)
         if found and not said and any(rp.tag[z] not in ("M", None) for z in range(pl + 1, pr)):
             continue  # "a man in a hat is playing": the phrase qualifies the left word
+        if (head := _head_before_phrase(a, left, right, pl, pr)) >= 0:
+            # "near the red ball" from "near a ball colored in red", "in a cowboy hat"
+            # from "in a hat suited for cowboys": the claim's modifier is the phrase
+            # after its head, whose relation word binds no other word.
+            found = _between(p, pl + 1, head) - _particle(p, pl)
         if _worn_at(c, right):
             said, found = _worn(c, left + 1, right, said), _worn(p, pl + 1, pr, found)
         if said and said < found and _relation_before(p, pr) == said and _aside(a, left, pl, pr):
@@ -479,6 +484,29 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
             findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'"))
         caps.append(f"relation:'{mine}' where the passage has '{theirs}'")
     return caps, findings
+
+
+# Participles that open a phrase after a noun standing for a modifier before it.
+_POSTPOSED = frozenset(
+    "colored coloured bred built designed made meant intended used suited".split()
+)
+
+
+def _head_before_phrase(a: Alignment, left: int, right: int, pl: int, pr: int) -> int:
+    """The window token of the claim modifier ``right``'s head, where the window has
+    the modifier after that head in "<head> <colored/designed/suited …> <in/for>
+    [determiner] <modifier>"; else -1."""
+    c, p = a.claim, a.passage
+    rc = read(c)
+    h = rc.head[right] if rc.tag[right] == "M" else -1
+    if h <= right or c.keys[h] is None:
+        return -1
+    for y in range(pl + 1, pr - 2):
+        if p.keys[y] == c.keys[h] and p.low[y + 1] in _POSTPOSED:
+            rest = range(y + 2, pr)
+            if rest and all(p.keys[z] is None for z in rest) and _between(p, y + 2, pr):
+                return y
+    return -1
 
 
 def _aside(a: Alignment, left: int, pl: int, pr: int) -> bool:
