@@ -63,8 +63,14 @@ _HSPACE = re.compile(r"[^\S\n](?:[^\S\n]+|(?<! ))")
 def _normalise(text: str) -> str:
     """Undo the cheap evasions: zero-width characters, compatibility forms, odd spacing."""
     if not text.isascii():  # ASCII is already NFKC and has none of these characters
-        text = _QUOTES.sub("'", _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)))
+        text = _unmasked(text)
     return _HSPACE.sub(" ", text)
+
+
+def _unmasked(text: str) -> str:
+    """``_normalise`` but the spacing: what ``RuleScan.candidates`` needs (it reads a run
+    of horizontal space as the folded " ", and the fold was most of the time)."""
+    return _QUOTES.sub("'", _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)))
 
 
 _NEEDLES = tuple(sorted({needle for rule in RULES for needle in rule.needles}))
@@ -163,9 +169,9 @@ def detect_each(texts: Sequence[str]) -> list[tuple[str, ...]]:
 
 def _none_can_fire(texts: Sequence[str]) -> bool:
     """Whether no rule can fire on any of ``texts``: each is read as ``_fired`` reads it
-    (ASCII as it is, the rest normalised), joined by newlines. A loosened pattern
-    without "^" that matches one of them matches the join (``\\b`` and the loosened
-    "$" hold at a newline as at a text's edge). A comment body is no such piece (it
+    but unfolded (ASCII as it is, the rest unmasked), joined by newlines. A loosened
+    pattern without "^" that matches one of them matches the join (``\\b`` and the
+    loosened "$" hold at a newline as at a text's edge). A comment body is no such piece (it
     ends at "-->"), so texts holding a comment are read one by one."""
     scan = _scan()
     if scan is None or scan.anchored:
@@ -176,7 +182,7 @@ def _none_can_fire(texts: Sequence[str]) -> bool:
         if "<!--" in text:
             return False
         (as_they_are if text.isascii() else others).append(text)
-    groups = (as_they_are, [_normalise(text) for text in others])
+    groups = (as_they_are, [_unmasked(text) for text in others])
     return all(scan.candidates("\n".join(group)) == [] for group in groups if group)
 
 

@@ -11,11 +11,11 @@ its rule does (and sometimes where it does not), so the set names a superset of 
 rules that can match: callers run only those, exactly as before, and get identical
 results (``tests/text/test_instruction_scan.py`` compares them over a corpus).
 
-The text passed to ``candidates`` must be NFKC-normalised with horizontal space
-folded to " " (``instructions._normalise``), so its only whitespace is " " and "\\n";
-or ASCII text as it is: in the ASCII set, whatever matches a normalised space also
-matches the run of spaces and tabs it came from, so a raw ASCII text with no
-candidates needs no normalising at all.
+The text passed to ``candidates`` must be NFKC-normalised, without zero-width
+characters and with one apostrophe (``instructions._unmasked``), or ASCII text as it
+is; its horizontal space may be folded to " " (``instructions._normalise``) or not: in
+both sets, whatever matches a folded " " also matches the run of horizontal space it
+came from, so a text with no candidates needs no folding at all.
 Without the ``google-re2`` wheel, ``RuleScan.build`` returns ``None`` and callers keep
 their per-rule scan.
 
@@ -48,8 +48,13 @@ __all__ = ["RuleScan", "loosened"]
 # A "^" of loosened RE2 syntax that anchors (not the one that opens a negated class).
 _START = re.compile(r"(?<!\[)\^")
 _NON_ASCII = r"\x{80}-\x{10FFFF}"
-# What one " " of normalised text was in raw ASCII text: a run of horizontal space.
-_RAW_SPACE = r"[\x{9}\x{B}\x{C}\x{D}\x{1C}-\x{1F} ]+"
+# Horizontal space: every character str.isspace() takes but "\n" (what ``\s`` matches
+# in Python, ``instructions._normalise`` folds each run of it to one " ").
+_HORIZONTAL_SPACE = ("\t\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+                    + "\u2028\u2029\u202f\u205f\u3000")
+_SPACE_MEMBERS = "".join(f"\\x{{{ord(c):X}}}" for c in _HORIZONTAL_SPACE)
+# What one " " of folded text was in the text before folding: a run of horizontal space.
+_RAW_SPACE = f"[{_SPACE_MEMBERS}]+"
 _CATEGORY = {
     C.CATEGORY_SPACE: r"\s", C.CATEGORY_NOT_SPACE: r"\S",
     C.CATEGORY_WORD: r"\w", C.CATEGORY_NOT_WORD: r"\W",
@@ -65,15 +70,15 @@ def re2_escape(ch: str) -> str:
     return ch if ch.isascii() and ch.isalnum() else f"\\x{{{ord(ch):X}}}"
 
 
-def _klass(items: list[tuple[object, object]], flags: int, *, spaced: bool = False) -> str:
+def _klass(items: list[tuple[object, object]], flags: int) -> str:
     """A character class: exact on ASCII (tested against Python's own class), and for
     other characters its explicit members, or all of them where a category or a
     negation makes membership uncertain."""
-    return _klass_of(tuple(items), flags, spaced)
+    return _klass_of(tuple(items), flags)
 
 
 @functools.cache
-def _klass_of(items: tuple[tuple[object, object], ...], flags: int, spaced: bool) -> str:
+def _klass_of(items: tuple[tuple[object, object], ...], flags: int) -> str:
     # Cached: the rules share most of their classes, and testing 128 characters
     # against each was most of building the scan (every worker process builds it).
     source, explicit, uncertain = [], [], False
@@ -97,13 +102,14 @@ def _klass_of(items: tuple[tuple[object, object], ...], flags: int, spaced: bool
             raise ValueError(f"unsupported class item {op}")
     test = re.compile("[" + "".join(source) + "]", flags)
     members = [_char(c) for c in range(128) if test.fullmatch(chr(c))]
-    runs = spaced and test.fullmatch(" ") is not None
     members += [_NON_ASCII] if uncertain else explicit
     if not members:
         return r"[^\x{0}-\x{10FFFF}]"
-    # A class that takes the one space of normalised text takes the run of spaces and
-    # tabs it stands for in raw text.
-    return "[" + "".join(members) + ("]+" if runs else "]")
+    # A class that takes the one space of folded text takes the run of horizontal
+    # space it stands for in the text before folding.
+    if test.fullmatch(" "):
+        return "[" + "".join(members) + _SPACE_MEMBERS + "]+"
+    return "[" + "".join(members) + "]"
 
 
 def _emit(pattern: parser.SubPattern, flags: int, *, ascii_text: bool) -> str:
@@ -115,15 +121,15 @@ def _emit(pattern: parser.SubPattern, flags: int, *, ascii_text: bool) -> str:
 
 def _node(op: object, av: object, flags: int, *, ascii_text: bool) -> str:
     if op is C.LITERAL:
-        if ascii_text and av == 32:
+        if av == 32:
             return _RAW_SPACE
         return _char(av)  # type: ignore[arg-type]
     if op is C.NOT_LITERAL:
-        return _klass([(C.NEGATE, None), (C.LITERAL, av)], flags, spaced=ascii_text)
+        return _klass([(C.NEGATE, None), (C.LITERAL, av)], flags)
     if op is C.IN:
-        return _klass(list(av), flags, spaced=ascii_text)  # type: ignore[call-overload]
+        return _klass(list(av), flags)  # type: ignore[call-overload]
     if op is C.ANY:
-        return ".+" if ascii_text else "."
+        return ".+"  # the folded " " it may take stands for a run
     if op is C.AT:
         if av is C.AT_BOUNDARY:
             return r"\b" if ascii_text else ""
