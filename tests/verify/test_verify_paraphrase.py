@@ -107,6 +107,10 @@ LICENSED = [
      "The puppy is near the red ball."),
     ("a compound for '<noun> suited for X', in relations", "A cook in a hat suited for chefs is smiling.",
      "A cook in a chef hat is smiling."),
+    ("a WordNet two-word noun read at its head", "The busker is playing a flute.",
+     "The busker is playing a wind instrument."),
+    ("'a piece of X' from X said as a mass", "The baker is slicing bread.",
+     "The baker is slicing a piece of bread."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -201,6 +205,10 @@ NOT_LICENSED = [
      "The puppy is near the red ball."),
     ("a modifier for its phrase: the left relation still holds", "The puppy is near a ball colored in red.",
      "The puppy is in the red ball."),
+    ("a two-word noun: its modifier said of another word", "A police officer is standing by a car.",
+     "A police car is standing by an officer."),
+    ("'a piece of X': a counted X is not its piece", "The baker is slicing a tomato.",
+     "The baker is slicing a piece of tomato."),
 ]  # fmt: skip
 
 

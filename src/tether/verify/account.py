@@ -27,7 +27,7 @@ from .align import Alignment, Finding, anchors
 from .lexical import Prepared
 from .polarity import privative_noun, privative_phrases, privative_stem
 from .shallow import DETERMINERS, Reading, manner_adverb, pos_of, read
-from .structure import INDEFINITE_THINGS, collective_members, compare
+from .structure import INDEFINITE_THINGS, collective_members, compare, counted_noun, partitive_of
 
 __all__ = ["Accounting", "RELATION_WORDS", "account", "could_lift"]
 
@@ -161,6 +161,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
     members = collective_members(c, rc, x)
     if members >= 0 and _said_plural(a, c.keys[members]):
         return True  # "a group of men" from "some men", "men"
+    if (whole := partitive_of(c, rc, x)) >= 0 and _said_as_mass(a, c.keys[whole]):
+        return True  # "a piece of bread" from "slicing bread"
     if _wearing_stated(a, x, rc) or _dressed_in(a, x):
         return True  # "wearing a hat" from "in a hat", "with a hat"; "dressed in black" from "in black"
     if _place_kind_said(a, x, window):
@@ -679,6 +681,11 @@ def _said_plural(a: Alignment, key: str | None) -> bool:
         any(base != p.low[z] for base in lexicon.lemmas(p.low[z], "n"))
         for z in a.positions.get(key or "", ())
     )
+
+
+def _said_as_mass(a: Alignment, key: str | None) -> bool:
+    """The window says the noun of ``key`` uncounted ("bread", "some bread")."""
+    return any(not counted_noun(a.passage, z) for z in a.positions.get(key or "", ()))
 
 
 def _near_spelled(a: Alignment, x: int, window: list[int]) -> bool:

@@ -86,6 +86,8 @@ class _Pair:
         ):
             return True  # "cooking something" is said by "cooking eggs"
         members = collective_members(c, self.rc, x)
+        if members < 0 and self.rp.tag[z] == "N" and not counted_noun(p, z):
+            members = partitive_of(c, self.rc, x)  # "a piece of bread" is bread
         if members >= 0 and self._same(z, members):
             return True
         # A collocation ending in the word ("table tennis", "ping pong").
@@ -122,6 +124,8 @@ def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Fin
             continue
         if k is None or k not in pair.known or k.startswith("#") or rc.tag[x] is None:
             continue
+        if rc.tag[x] == "M" and _one_noun(c, x) and all(pair._same(z, x + 1) for z in pair.places(x)):
+            continue  # "a wind instrument" is one noun, read at its head, which "a flute" says
         if rc.tag[x] in ("N", "M"):
             nouns.append(x)
         zs = pair.places(x)
@@ -167,8 +171,8 @@ def _said_more_often(pair: _Pair, nouns: list[int]) -> list[str]:
     used: set[int] = set()
     out: list[str] = []
     for x in nouns:
-        if collective_members(c, pair.rc, x) >= 0:
-            continue  # "a group of men" is said by its members' noun
+        if collective_members(c, pair.rc, x) >= 0 or partitive_of(c, pair.rc, x) >= 0:
+            continue  # "a group of men" is said by its members' noun, "a piece of bread" by "bread"
         if x > 1 and c.low[x - 1] == "of" and lexicon.lemmas(f"{c.low[x - 2]}_of_{c.low[x]}", "n"):
             continue  # "a body of water" is one noun, said by "a lake"
         zs = [z for z in pair.places(x) if pair.rp.tag[z] in ("N", "M", None)]
@@ -375,6 +379,36 @@ def collective_members(t: Prepared, r: Reading, x: int) -> int:
             plural = any(base != t.low[w] for base in lexicon.lemmas(t.low[w], "n"))
             return w if plural else -1
     return -1
+
+
+def _one_noun(t: Prepared, x: int) -> bool:
+    """Token ``x`` and the next are one noun in WordNet ("wind instrument", "panda
+    bear")."""
+    return x + 1 < len(t.low) and bool(_collocations(t, x + 1)) and any(
+        w.split("_")[0] == t.low[x] or w.split("-")[0] == t.low[x] for w in _collocations(t, x + 1)
+    )
+
+
+def partitive_of(t: Prepared, r: Reading, x: int) -> int:
+    """For "a piece of <noun>" at ``x`` (singular: "a piece of paper"), the noun's token,
+    else -1."""
+    if t.low[x] != "piece" or x + 2 >= len(t.low) or t.low[x + 1] != "of":
+        return -1
+    for w in range(x + 2, min(len(t.low), x + 4)):
+        if t.clause[w] != t.clause[x]:
+            return -1
+        if r.tag[w] == "N":
+            return w if t.low[w] in lexicon.lemmas(t.low[w], "n") else -1
+    return -1
+
+
+def counted_noun(t: Prepared, z: int) -> bool:
+    """Noun ``z`` is counted ("a tomato", "one loaf"), not said as a mass ("bread",
+    "some paper"): a piece of a tomato is not the tomato."""
+    y = z - 1
+    while y >= 0 and t.keys[y] is not None and z - y < 4:
+        y -= 1
+    return y >= 0 and t.low[y] in ("a", "an", "one")
 
 
 def _collocations(t: Prepared, x: int) -> list[str]:
