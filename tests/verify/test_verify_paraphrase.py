@@ -111,6 +111,9 @@ LICENSED = [
      "The busker is playing a wind instrument."),
     ("'a piece of X' from X said as a mass", "The baker is slicing bread.",
      "The baker is slicing a piece of bread."),
+    ("'near' from 'in front of'", "The clerk is standing in front of two vans.",
+     "The clerk is standing near two vans."),
+    ("'near' from 'against'", "The twins are sitting against a wall.", "The twins are sitting near a wall."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -209,6 +212,12 @@ NOT_LICENSED = [
      "A police car is standing by an officer."),
     ("'a piece of X': a counted X is not its piece", "The baker is slicing a tomato.",
      "The baker is slicing a piece of tomato."),
+    ("'near': the window's relation must be of being by", "The twins are sitting in a box.",
+     "The twins are sitting near a box."),
+    ("'near' does not state 'beside'", "The twins are sitting near a wall.",
+     "The twins are sitting beside a wall."),
+    ("'near': by another thing is not near this one", "The twins are sitting beside a boy and a cat is in a box.",
+     "The twins are sitting near a box."),
 ]  # fmt: skip
 
 

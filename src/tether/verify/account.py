@@ -349,11 +349,18 @@ _TWO_WORD = {("close", "to"): "near", ("near", "to"): "near"}
 # One relation word that states another, one way only: jumping off a dock is jumping
 # from it (jumping from a dock may be jumping out of it).
 _IMPLIES = {"off": "from"}
+# Being beside, next to, against, in front of or behind a thing is being near it (one
+# way: near a wall may be on either side of it).
+_NEAR_BY = frozenset(("beside", "next", "against", "front", "behind", "alongside"))
 
 
 def _implied(found: set[str], said: set[str]) -> set[str]:
     """The window's relation words, each read as the claim's word it states."""
-    return {w if _IMPLIES.get(w) not in said else _IMPLIES[w] for w in found}
+    out = {w if _IMPLIES.get(w) not in said else _IMPLIES[w] for w in found}
+    if "near" in said and out & _NEAR_BY:
+        # "in front of": its "in" goes with "front".
+        out = (out - _NEAR_BY - ({"in"} if "front" in out else set())) | {"near"}
+    return out
 
 
 def _trailing(p: Prepared, z: int) -> list[str]:
@@ -689,11 +696,14 @@ def _said_as_mass(a: Alignment, key: str | None) -> bool:
 
 
 def _near_spelled(a: Alignment, x: int, window: list[int]) -> bool:
-    """Claim "near" where the window has "close to", or "close (to)" where it has "near"."""
+    """Claim "near" where the window has "close to" or a relation of being by a thing
+    (``_NEAR_BY``), or "close (to)" where it has "near"."""
     c, p = a.claim, a.passage
     word, nxt = c.low[x], c.low[x + 1] if x + 1 < len(c.low) else ""
     if word == "near":
-        return any(p.low[z] == "close" and z + 1 < a.t1 and p.low[z + 1] == "to" for z in window)
+        return any(p.low[z] == "close" and z + 1 < a.t1 and p.low[z + 1] == "to" for z in window) or any(
+            p.low[z] in _NEAR_BY for z in range(a.t0, a.t1)
+        )
     if word == "close" and nxt == "to":
         return any(p.low[z] == "near" for z in window)
     return False
