@@ -25,10 +25,10 @@ from ..records import Region
 
 # Sentences are the toolkit's; re-exported here for callers that still import them
 # from ingest (the facade and the generators).
-from ..text.sentences import Span, sentence_spans
+from ..text.sentences import Span, sentence_ranges, sentence_spans
 from .structure import Block, man_name, outline
 
-__all__ = ["Cut", "passage_spans", "region_label"]
+__all__ = ["Cut", "passage_spans", "region_label", "sentence_spans"]
 
 # Markdown structure (or HTML, which extraction marks the Markdown way) in the
 # first 100,000 characters: a heading, a fence, front matter. Searched in the text
@@ -120,14 +120,14 @@ class _Packer:
     def _cut_long(self, start: int, block: Block) -> None:
         """A block longer than a passage: greedy runs of its whole sentences."""
         lo = hi = -1
-        for sentence in sentence_spans(self.text, start, block.end):
+        for sentence_start, sentence_end in sentence_ranges(self.text, start, block.end):
             if lo < 0:
-                lo, hi = sentence.start, sentence.end
-            elif sentence.end - lo > self.max_chars:
+                lo, hi = sentence_start, sentence_end
+            elif sentence_end - lo > self.max_chars:
                 self._emit(lo, hi, block.heading, block.kind)
-                lo, hi = sentence.start, sentence.end
+                lo, hi = sentence_start, sentence_end
             else:
-                hi = sentence.end
+                hi = sentence_end
         if lo >= 0:
             self.start, self.end, self.heading = lo, hi, block.heading
             self.kinds = {block.kind}

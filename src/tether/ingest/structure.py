@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import operator
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["USAGE_SECTIONS", "Block", "is_usage", "man_name", "outline"]
 
@@ -33,9 +33,9 @@ __all__ = ["USAGE_SECTIONS", "Block", "is_usage", "man_name", "outline"]
 Kind = str
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
-    """Whole lines ``text[start:end]`` (no trailing newline) of one unit."""
+class Block(NamedTuple):
+    """Whole lines ``text[start:end]`` (no trailing newline) of one unit (a named tuple:
+    an outline makes one per block, at half the cost of a frozen dataclass)."""
 
     start: int
     end: int
@@ -191,7 +191,10 @@ class _Outliner:
         if self.markdown:
             done = self.markdown_step(i, raw)
             return self.paragraph(i) if done is None else done
-        if self.indents[i] == 0 and _CAPS.fullmatch(raw.rstrip()) and any(c.isalpha() for c in raw):
+        indent = self.indents[i]
+        # _CAPS opens on a capital (a letter: the heading has one) and _ITEM on a marker
+        # or a digit after the indent: most lines are neither, and skip both patterns.
+        if indent == 0 and "A" <= raw[0] <= "Z" and _CAPS.fullmatch(raw.rstrip()):
             self.open(1, _label(raw))
             self.add(i, i, "heading")
             return i + 1
@@ -199,15 +202,18 @@ class _Outliner:
             self.open(1 if self.line(i + 1).lstrip()[0] == "=" else 2, _label(raw))
             self.add(i, i + 1, "heading")
             return i + 2
-        if _ITEM.match(raw) and not self.usage:
+        mark = raw[indent]
+        if (mark in "-*+•" or mark.isdecimal()) and _ITEM.match(raw) and not self.usage:
             return self.item(i)
         done = self.indented_step(i, raw)
         return self.paragraph(i) if done is None else done
 
     def _underlined(self, i: int) -> bool:
-        if i + 1 >= self.n or self.indents[i] > 3:
+        if i + 1 >= self.n or self.indents[i] > 3 or self.blanks[i + 1]:
             return False
         under = self.line(i + 1)
+        if under[self.indents[i + 1]] not in "=-":  # what _SETEXT opens on after its indent
+            return False
         return bool(_SETEXT.fullmatch(under)) and len(under.strip()) >= 3
 
     # -- plain text and man pages ------------------------------------------------------
