@@ -121,6 +121,7 @@ WEARING = "A worker is wearing a rubber glove and standing on the platform."
 ALONE = "A fitter is working alone."
 GOGGLES = "The fitter is not wearing goggles and welding."
 COUNT = "Rollo agreed to swear fealty to King Charles III in 911."
+HANDED = "The new fitter is being handed gloves and goggles."
 
 
 @pytest.mark.parametrize(
@@ -144,6 +145,8 @@ COUNT = "Rollo agreed to swear fealty to King Charles III in 911."
         ("A worker is standing on the rubber glove.", WEARING, "mentioned", "relation:"),
         # the unit word of a figure
         ("Rollo agreed to swear fealty to King Charles III in 911 days.", COUNT, "mentioned", "'days'"),
+        # who receives: the subject of a passive with an object
+        ("The goggles are being handed gloves by a fitter.", HANDED, "mentioned", "goes to 'goggles'"),
     ],
 )
 def test_structure_differs(claim, premise, outcome, reason):
@@ -164,6 +167,7 @@ def test_structure_differs(claim, premise, outcome, reason):
         ("Some fitters are clearing the pump.", TWO_JOBS),  # "some" says less
         ("A worker is wearing a glove.", WEARING),
         ("Rollo agreed to swear fealty to King Charles III.", COUNT),
+        ("The fitter is being handed goggles.", HANDED),  # the same one receives
     ],
 )
 def test_structure_kept(claim, premise):

@@ -76,6 +76,9 @@ class Reading:
     aux: list[bool]
     firm: list[bool]  # N/M in a short phrase opened by a determiner ("a grass hat")
     done: set[int]  # sentences read so far
+    # For a passive verb with an object: its subject, who receives ("a snake is being
+    # fed a mouse": the snake).
+    recipient: list[int]
 
 
 def _skip_back(p: Prepared, x: int, lo: int) -> int:
@@ -115,7 +118,7 @@ def read(p: Prepared, t0: int = 0, t1: int | None = None) -> Reading:
     if r is None:
         n = len(p.low)
         r = Reading([None] * n, [-1] * n, [-1] * n, [-1] * n, [False] * n, [False] * n,
-                    [False] * n, set())  # fmt: skip
+                    [False] * n, set(), [-1] * n)  # fmt: skip
         p.shallow = r
     assert isinstance(r, Reading)
     if not p.sent_tokens:
@@ -437,6 +440,7 @@ def _link_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
             if r.passive[x]:
                 # "a snake is being fed a mouse by a man": the mouse is what is fed.
                 r.patient[x] = obj if (obj := _np_head(p, r, x + 1, t1)) >= 0 else subj
+                r.recipient[x] = subj if obj >= 0 else -1
                 r.agent[x] = _by_phrase(p, r, x, t1)
             else:
                 r.agent[x] = subj

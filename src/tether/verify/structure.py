@@ -307,14 +307,19 @@ def _arguments(pair: _Pair, x: int, zs: list[int]) -> tuple[str | None, bool]:
     verbs = [z for z in zs if rp.tag[z] == "V"]
     if not verbs or (ca < 0 and cp < 0):
         return None, False
+    cr = rc.recipient[x]
     for z in verbs:
         pa, pp = rp.agent[z], rp.patient[z]
         agent_ok = ca < 0 or (same(pa, ca) if pa >= 0 else not same(pp, ca))
         patient_ok = cp < 0 or (same(pp, cp) if pp >= 0 else not same(pa, cp))
-        if agent_ok and patient_ok:
+        # "a snake is being fed a mouse" is not said by "a man is being fed snakes".
+        recipient_ok = cr < 0 or rp.recipient[z] < 0 or same(rp.recipient[z], cr)
+        if agent_ok and patient_ok and recipient_ok:
             return None, False
     z = verbs[0]
     pa, pp = rp.agent[z], rp.patient[z]
+    if cr >= 0 and rp.recipient[z] >= 0 and not same(rp.recipient[z], cr):
+        return f"roles:'{c.low[x]}' goes to '{c.low[cr]}', in the passage to '{p.low[rp.recipient[z]]}'", False
     if ca >= 0 and cp >= 0 and pa >= 0 and pp >= 0 and same(pa, cp) and same(pp, ca):
         return (
             f"roles:'{c.low[ca]}' and '{c.low[cp]}' trade places around '{c.low[x]}'",
