@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Iterable
 
-__all__ = ["doc_id_for", "passage_id_for", "quote_hash", "trace_id", "version_of"]
+__all__ = ["doc_id_for", "passage_id_for", "passage_ids", "quote_hash", "trace_id", "version_of"]
 
 _DOC_RECIPE = "tether-doc-v1"
 
@@ -39,6 +40,17 @@ def version_of(text: str) -> str:
 
 def passage_id_for(doc_id: str, version: str, start: int, end: int) -> str:
     return "p_" + _sha256(f"{doc_id}\0{version}\0{start}\0{end}")[:16]
+
+
+def passage_ids(doc_id: str, version: str, ranges: Iterable[tuple[int, int]]) -> list[str]:
+    """``passage_id_for`` of each range of one version, its shared prefix hashed once."""
+    prefix = hashlib.sha256(f"{doc_id}\0{version}\0".encode())
+    ids = []
+    for start, end in ranges:
+        digest = prefix.copy()
+        digest.update(f"{start}\0{end}".encode())
+        ids.append("p_" + digest.hexdigest()[:16])
+    return ids
 
 
 def quote_hash(quote: str) -> str:

@@ -245,11 +245,12 @@ def build_passages(
     spans = passage_spans(version.text, max_chars=max_chars, breaks=breaks)
     texts = [version.text[span.start : span.end] for span in spans]
     doc_id, number, kind, process = document.doc_id, version.version, document.kind, document.process
+    passage_ids = ids.passage_ids(doc_id, number, [(span.start, span.end) for span in spans])
     return [
-        Passage(ids.passage_id_for(doc_id, number, span.start, span.end), doc_id, number,
-                span.start, span.end, text, kind,
+        Passage(passage_id, doc_id, number, span.start, span.end, text, kind,
                 region_label(regions, span.start) if regions else None, process, flags, span.heading)
-        for span, text, flags in zip(spans, texts, injection.detect_each(texts), strict=True)
+        for passage_id, span, text, flags in zip(passage_ids, spans, texts, injection.detect_each(texts),
+                                                 strict=True)
     ]
 
 
