@@ -114,6 +114,8 @@ LICENSED = [
     ("'near' from 'in front of'", "The clerk is standing in front of two vans.",
      "The clerk is standing near two vans."),
     ("'near' from 'against'", "The twins are sitting against a wall.", "The twins are sitting near a wall."),
+    ("'looks <adjective>' from the adjective", "A tired clerk is closing the shop.",
+     "A clerk who looks tired is closing the shop."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -218,6 +220,8 @@ NOT_LICENSED = [
      "The twins are sitting beside a wall."),
     ("'near': by another thing is not near this one", "The twins are sitting beside a boy and a cat is in a box.",
      "The twins are sitting near a box."),
+    ("'looks <adjective>': the adjective said of another word", "A tired clerk is closing the old shop.",
+     "A shop that looks tired is being closed by a clerk."),
 ]  # fmt: skip
 
 

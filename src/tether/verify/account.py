@@ -26,7 +26,7 @@ from ..text import lexicon
 from .align import Alignment, Finding, anchors
 from .lexical import Prepared
 from .polarity import privative_noun, privative_phrases, privative_stem
-from .shallow import DETERMINERS, Reading, manner_adverb, pos_of, read
+from .shallow import DETERMINERS, LINKING, Reading, manner_adverb, pos_of, read
 from .structure import INDEFINITE_THINGS, collective_members, compare, counted_noun, partitive_of
 
 __all__ = ["Accounting", "RELATION_WORDS", "account", "could_lift"]
@@ -169,6 +169,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
         return True  # "playing outdoors" from "playing in the garden"
     if _privative_said(a, x):
         return True  # "a shirtless man" from "a man with no shirt"
+    if _linking_said(a, x, rc):
+        return True  # "a lady who looks young" from "a young lady"
     return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
 
 
@@ -599,6 +601,23 @@ def _privative_said(a: Alignment, x: int) -> bool:
     return stem is not None and any(
         privative_noun(p.low[n], stem) for _, n in privative_phrases(p.low, a.t0, a.t1)
     )
+
+
+def _linking_said(a: Alignment, x: int, rc: Reading) -> bool:
+    """Claim token ``x`` is "looks"/"seems"/"appears" linking its subject to an
+    adjective the window says of the same word ("a young lady" says she looks young)."""
+    c, p = a.claim, a.passage
+    if c.low[x] not in LINKING or x + 1 >= len(c.low) or rc.tag[x + 1] != "J" or c.keys[x + 1] not in a.matched:
+        return False
+    h = rc.head[x + 1]
+    if h < 0 or c.keys[h] is None:
+        return False
+    rp = read(p, a.t0, a.t1)
+    for z in a.positions.get(c.keys[x + 1] or "", ()):
+        head = rp.head[z] if rp.tag[z] in ("M", "J") else -1
+        if head >= 0 and (p.keys[head] == c.keys[h] or lexicon.licenses(p.low[head], c.low[h])):
+            return True
+    return False
 
 
 _COLOURED = frozenset(("colored", "coloured"))

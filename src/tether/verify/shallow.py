@@ -55,7 +55,7 @@ PREPOSITIONS = frozenset(
 _LINKS = frozenset("and or but while".split())
 _RELATIVE = frozenset("who which that whose".split())
 # Verbs that link their subject to an adjective, as "be" does: "a child who looks young".
-_LINKING = frozenset("look looks looked seem seems seemed appear appears appeared".split())
+LINKING = frozenset("look looks looked seem seems seemed appear appears appeared".split())
 _ADVERBS = frozenset("not never also still just now already always really even n't".split())
 
 
@@ -179,7 +179,7 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         if prev in BE or prev in _PASSIVE_AUX or prev in _HAVE:
             _after_aux(p, r, x, prev)
             in_np = tag[x] == "V"
-        elif prev in _LINKING and tag[y] == "V" and lexicon.lemmas(w, "a") and not _verbal_form(w):
+        elif prev in LINKING and tag[y] == "V" and lexicon.lemmas(w, "a") and not _verbal_form(w):
             tag[x] = "J"  # "who looks young" says "young" of its subject
             in_np = False
         elif prev in _RELATIVE and _verbal(w) and (_participle(w) or w.endswith("s")):
