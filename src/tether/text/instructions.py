@@ -50,9 +50,13 @@ __all__ = [
 
 # One class each rather than str.translate with a dict: that looks every character up
 # in Python, these scan in C and are no-ops on text without such characters.
-_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+_ZERO_WIDTH_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_ZERO_WIDTH = re.compile(f"[{_ZERO_WIDTH_CHARS}]")
 # Any apostrophe-like mark becomes "'", so "ignore all previous" rules see "don't" once.
-_QUOTES = re.compile("[" + "".join(map(re.escape, SINGLE_QUOTES[1:])) + "]")
+_QUOTE_CLASS = "".join(map(re.escape, SINGLE_QUOTES[1:]))
+_QUOTES = re.compile(f"[{_QUOTE_CLASS}]")
+# Either kind: one scan says that a text (most of them) needs neither rewrite.
+_MASKING = re.compile(f"[{_ZERO_WIDTH_CHARS}{_QUOTE_CLASS}]")
 # Runs of horizontal space become one " ": a lone " " is left alone (matching it
 # would rewrite every space of the text to itself). One horizontal space opens every
 # match, so ``re`` skips to the next one in C (two branches of classes, as in
@@ -70,7 +74,10 @@ def _normalise(text: str) -> str:
 def _unmasked(text: str) -> str:
     """``_normalise`` but the spacing: what ``RuleScan.candidates`` needs (it reads a run
     of horizontal space as the folded " ", and the fold was most of the time)."""
-    return _QUOTES.sub("'", _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)))
+    text = unicodedata.normalize("NFKC", text)
+    if _MASKING.search(text) is None:
+        return text
+    return _QUOTES.sub("'", _ZERO_WIDTH.sub("", text))
 
 
 _NEEDLES = tuple(sorted({needle for rule in RULES for needle in rule.needles}))
