@@ -14,7 +14,7 @@ test of commit 65442bc):
 SICK is also given by its SemEval split: the licences of ADR 0025 were developed on
 TRAIN misses only, so TRIAL shows whether they carry over.
 
-    python bench/verifier_sets.py [--data ../shared/data] [--record before.json] [--show N]
+    python bench/verifier_sets.py [--data ../shared/data] [--record before.json] [--show N] [--misses]
 
 The data is read in place and never copied into the repository.
 """
@@ -115,6 +115,32 @@ def _show_false_supports(name: str, pairs: Pairs, settings: Settings, limit: int
             print(f"  [{name}, gold {label}] {hypothesis!r}\n    from {premise[:300]!r}")
 
 
+# The class of an entailed pair left unsupported, from the reasons ``check`` gives
+# (docs/adr/0032): the first that applies.
+_MISS_CLASSES = (
+    ("a substitution among the reasons", lambda kinds: "substitution" in kinds),
+    ("an added word (no substitution)", lambda kinds: "added" in kinds),
+    ("structure only (roles, relation words)", lambda kinds: bool(kinds) and kinds <= {"roles", "relation"}),
+    ("coverage below the floor, nothing else", lambda kinds: not kinds),
+    ("other (predicate, negation, names, figures)", lambda kinds: True),
+)
+
+
+def _count_misses(name: str, pairs: Pairs, settings: Settings) -> None:
+    counts = dict.fromkeys((label for label, _ in _MISS_CLASSES), 0)
+    for premise, hypothesis, label in pairs:
+        if normalise_label(label) != "entailment":
+            continue
+        r = check(hypothesis, premise, settings=settings)
+        if r.outcome == "supported":
+            continue
+        kinds = {x.split(":", 1)[0] for x in r.reasons} - {"overlap"}
+        counts[next(c for c, applies in _MISS_CLASSES if applies(kinds))] += 1
+    print(f"  [{name}] entailed pairs not supported, by the reasons given:")
+    for cls, n in counts.items():
+        print(f"    {n:>5}  {cls}")
+
+
 def _f(x: float | int | None) -> str:
     return "   n/a" if x is None else f"{x:6.3f}"
 
@@ -126,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=sorted(SETS), action="append")
     ap.add_argument("--show", type=int, default=0, metavar="N",
                     help="print up to N false supports per set (the pairs to work from)")
+    ap.add_argument("--misses", action="store_true",
+                    help="count the entailed pairs not supported by the class of their reasons")
     args = ap.parse_args(argv)
     if not (args.data / "README.md").is_file():
         print(f"data not found at {args.data} (set --data or TETHER_DATA)", file=sys.stderr)
@@ -140,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         fig = figures(evaluate_pairs(SETS[name](args.data), settings=settings))
         if args.show:
             _show_false_supports(name, SETS[name](args.data), settings, args.show)
+        if args.misses:
+            _count_misses(name, SETS[name](args.data), settings)
         took = time.perf_counter() - t
         now[name] = fig
         for label, row in (("before", before.get(name)), ("after", fig)):

@@ -499,7 +499,7 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
 
 # Participles that open a phrase after a noun standing for a modifier before it.
 _POSTPOSED = frozenset(
-    "colored coloured bred built designed made meant intended used suited".split()
+    ("colored", "coloured", "bred", "built", "designed", "made", "meant", "intended", "used", "suited")
 )
 
 

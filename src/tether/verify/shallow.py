@@ -55,7 +55,7 @@ PREPOSITIONS = frozenset(
 _LINKS = frozenset("and or but while".split())
 _RELATIVE = frozenset("who which that whose".split())
 # Verbs that link their subject to an adjective, as "be" does: "a child who looks young".
-LINKING = frozenset("look looks looked seem seems seemed appear appears appeared".split())
+LINKING = frozenset(("look", "looks", "looked", "seem", "seems", "seemed", "appear", "appears", "appeared"))
 _ADVERBS = frozenset("not never also still just now already always really even n't".split())
 
 

@@ -262,7 +262,7 @@ def _relative_verb(pair: _Pair, x: int, zs: list[int]) -> bool:
 def _participle_after(pair: _Pair, x: int, zs: list[int]) -> bool:
     """"a hill covered with snow" and "a snow covered hill": a claim participle whose
     noun follows "with"/"by"/"in" is, in the window, a modifier right after that noun."""
-    c, p = pair.c, pair.p
+    c = pair.c
     if pair.rc.tag[x] != "V" or not c.low[x].endswith("ed") or x + 1 >= len(c.low):
         return False
     if c.low[x + 1] not in ("with", "by", "in"):
