@@ -116,6 +116,8 @@ LICENSED = [
     ("'near' from 'against'", "The twins are sitting against a wall.", "The twins are sitting near a wall."),
     ("'looks <adjective>' from the adjective", "A tired clerk is closing the shop.",
      "A clerk who looks tired is closing the shop."),
+    ("a noun for who does the verb", "The flute is being played by the busker.",
+     "The busker is a flute player."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -222,6 +224,10 @@ NOT_LICENSED = [
      "The twins are sitting near a box."),
     ("'looks <adjective>': the adjective said of another word", "A tired clerk is closing the old shop.",
      "A shop that looks tired is being closed by a clerk."),
+    ("a noun for who does the verb: said of someone else", "A clerk is watching a busker who is playing a flute.",
+     "The clerk is a flute player."),
+    ("a noun for who does the verb: another object", "The busker is tuning a flute.",
+     "The busker is a flute player."),
 ]  # fmt: skip
 
 

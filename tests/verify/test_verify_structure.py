@@ -145,6 +145,9 @@ HANDED = "The new fitter is being handed gloves and goggles."
         ("A worker is standing on the rubber glove.", WEARING, "mentioned", "relation:"),
         # the unit word of a figure
         ("Rollo agreed to swear fealty to King Charles III in 911 days.", COUNT, "mentioned", "'days'"),
+        # a manner adverb qualifies the act, not its doer
+        ("A careful fitter is sealing a cracked valve.", "A fitter is carefully sealing a cracked valve.",
+         "mentioned", "qualifies a verb"),
         # who receives: the subject of a passive with an object
         ("The goggles are being handed gloves by a fitter.", HANDED, "mentioned", "goes to 'goggles'"),
     ],

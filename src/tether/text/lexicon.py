@@ -187,6 +187,20 @@ def kind_of(word: str, ancestor: str, pos: str = "n") -> bool:
     )
 
 
+def agent_noun(noun: str, verb: str) -> bool:
+    """Whether ``noun`` in its first senses names a person who does ``verb`` (WordNet's
+    derivation pointer from a noun.person sense to one of the verb's common senses):
+    "player" of "playing", "swimmer" of "swimming"; "singer" is not of "playing"."""
+    if _db() is None:
+        return False
+    done = {s for lemma in lemmas(verb, "v") for s in _senses(lemma, "v")[:COMMON_SENSES]}
+    return any(
+        _lexfile(s) == _NOUN_PERSON and not done.isdisjoint(_pointed(s, ("+",)))
+        for lemma in lemmas(noun, "n")
+        for s in _senses(lemma, "n")[:PREMISE_SENSES]
+    )
+
+
 def available() -> bool:
     """Whether the WordNet database was found (see ``wordnet_dir``)."""
     return _db() is not None

@@ -171,6 +171,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
         return True  # "a shirtless man" from "a man with no shirt"
     if _linking_said(a, x, rc):
         return True  # "a lady who looks young" from "a young lady"
+    if _agent_said(a, x, rc, rp):
+        return True  # "football players" from "people playing football"
     return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
 
 
@@ -601,6 +603,36 @@ def _privative_said(a: Alignment, x: int) -> bool:
     return stem is not None and any(
         privative_noun(p.low[n], stem) for _, n in privative_phrases(p.low, a.t0, a.t1)
     )
+
+
+def _agent_said(a: Alignment, x: int, rc: Reading, rp: Reading) -> bool:
+    """Claim noun ``x`` names who does a verb the window has, done by a person ("people
+    playing football" are football players); a modifier before the noun must be that
+    verb's object there ("tennis players" are not said by "people playing football")."""
+    c, p = a.claim, a.passage
+    if rc.tag[x] != "N":
+        return False
+    thing = x - 1 if x > 0 and rc.tag[x - 1] == "M" and rc.head[x - 1] == x else -1
+    for z in range(a.t0, a.t1):
+        if rp.tag[z] != "V" or not lexicon.agent_noun(c.low[x], p.low[z]):
+            continue
+        doer, obj = rp.agent[z], rp.patient[z]
+        if doer < 0 or not lexicon.licenses(p.low[doer], "person"):
+            continue
+        said_of = _predicated_of(c, thing if thing >= 0 else x)
+        if said_of >= 0 and not (c.keys[said_of] == p.keys[doer] or lexicon.licenses(p.low[doer], c.low[said_of])):
+            continue  # "the woman is a guitar player" from "a woman watching a man playing guitar"
+        if thing < 0 or (obj >= 0 and p.keys[obj] == c.keys[thing]):
+            return True
+    return False
+
+
+def _predicated_of(c: Prepared, x: int) -> int:
+    """The subject of "<subject> is/are a …" that ends right before token ``x``, or -1."""
+    y = x - 1
+    while y >= 0 and c.keys[y] is None and c.low[y] in DETERMINERS:
+        y -= 1
+    return y - 1 if y >= 1 and c.low[y] in ("is", "are") and c.keys[y - 1] is not None else -1
 
 
 def _linking_said(a: Alignment, x: int, rc: Reading) -> bool:

@@ -29,7 +29,7 @@ from ..text import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
 from .polarity import negation_cues
-from .shallow import PREPOSITIONS, Reading, partners, pos_of, read
+from .shallow import PREPOSITIONS, Reading, manner_adverb, partners, pos_of, read
 
 __all__ = ["compare"]
 
@@ -240,6 +240,8 @@ def _part_differs(pair: _Pair, x: int, zs: list[int], found: set[str | None]) ->
     )
     if not clash or _compound(pair, x, zs) or _relative_verb(pair, x, zs) or _participle_after(pair, x, zs):
         return None
+    if _doer_compound(pair, x, zs):
+        return None
     z = zs[0]
     return (
         f"roles:'{c.low[x]}' is {_PART[tag]} in the sentence, "  # type: ignore[index]
@@ -257,6 +259,17 @@ def _relative_verb(pair: _Pair, x: int, zs: list[int]) -> bool:
         rp.tag[z] == "V" and rp.patient[z] < 0 and rp.agent[z] >= 0 and pair._same(rp.agent[z], h)
         for z in zs
     )
+
+
+def _doer_compound(pair: _Pair, x: int, zs: list[int]) -> bool:
+    """"a guitar player" and "the guitar is played by the man": a claim modifier whose
+    head names who does a window verb (``lexicon.agent_noun``) is that verb's object."""
+    c, p, rc, rp = pair.c, pair.p, pair.rc, pair.rp
+    h = rc.head[x] if rc.tag[x] == "M" else -1
+    if h < 0:
+        return False
+    verbs = [v for v in range(pair.a.t0, pair.a.t1) if rp.tag[v] == "V" and rp.patient[v] in zs]
+    return any(lexicon.agent_noun(c.low[h], p.low[v]) for v in verbs)
 
 
 def _participle_after(pair: _Pair, x: int, zs: list[int]) -> bool:
@@ -357,6 +370,12 @@ def _head_differs(pair: _Pair, x: int, zs: list[int]) -> str | None:
     mine = [h for h in _heads(rc, x) if c.keys[h] is not None]
     if not mine:
         return None
+    if rc.tag[x] == "M" and all(manner_adverb(p.low[z]) for z in zs):
+        # "an intense man" is not said by "intensely playing": the manner is the act's.
+        return (
+            f"roles:'{c.low[x]}' qualifies '{c.low[mine[-1]]}' in the sentence, "
+            f"'{p.low[zs[0]]}' qualifies a verb in the passage"
+        )
     heads = []
     for z in zs:
         theirs = _heads(rp, z)
