@@ -148,6 +148,8 @@ HANDED = "The new fitter is being handed gloves and goggles."
         # a manner adverb qualifies the act, not its doer
         ("A careful fitter is sealing a cracked valve.", "A fitter is carefully sealing a cracked valve.",
          "mentioned", "qualifies a verb"),
+        ("A pose is being filmed by a clerk.", "A dancer doing a pose is being filmed by a clerk.",
+         "mentioned", "is done to 'pose'"),
         # who receives: the subject of a passive with an object
         ("The goggles are being handed gloves by a fitter.", HANDED, "mentioned", "goes to 'goggles'"),
     ],
@@ -171,6 +173,8 @@ def test_structure_differs(claim, premise, outcome, reason):
         ("A worker is wearing a glove.", WEARING),
         ("Rollo agreed to swear fealty to King Charles III.", COUNT),
         ("The fitter is being handed goggles.", HANDED),  # the same one receives
+        # "doing", a stop word, still qualifies the noun before it: the dancer is filmed
+        ("A dancer is being filmed by a clerk.", "A dancer doing a pose is being filmed by a clerk."),
     ],
 )
 def test_structure_kept(claim, premise):

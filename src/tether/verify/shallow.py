@@ -351,6 +351,11 @@ def _relative_opening(p: Prepared, y: int, t0: int) -> int:
     return s if p.low[s] in _RELATIVE and s > t0 else -1
 
 
+# Participles that are stop words, left untagged, which still qualify the noun before
+# them: "a man *doing* a pose is watched".
+_STOP_PARTICIPLES = frozenset(("doing", "having"))
+
+
 def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
     """Walk back from ``y`` over noun phrases to the subject: a phrase after a
     preposition ("a man *in a hat* is") or a participle ("a man *riding a horse* is")
@@ -376,7 +381,7 @@ def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
         word = p.low[w]
         if word in _LINKS:
             after_link = found
-        elif not (word in PREPOSITIONS or (r.tag[w] == "V" and not r.aux[w])):
+        elif not (word in PREPOSITIONS or (r.tag[w] == "V" and not r.aux[w]) or word in _STOP_PARTICIPLES):
             return after_link if after_link >= 0 and r.tag[w] == "V" else found
         y = w - 1
     return found
