@@ -118,6 +118,8 @@ LICENSED = [
      "A clerk who looks tired is closing the shop."),
     ("a noun for who does the verb", "The flute is being played by the busker.",
      "The busker is a flute player."),
+    ("a noun for who does the verb: members of a group", "A group of people playing chess is laughing.",
+     "A group of chess players is laughing."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -228,6 +230,8 @@ NOT_LICENSED = [
      "The clerk is a flute player."),
     ("a noun for who does the verb: another object", "The busker is tuning a flute.",
      "The busker is a flute player."),
+    ("a noun for who does the verb: done by no person", "A group of dogs playing chess is barking.",
+     "A group of chess players is barking."),
 ]  # fmt: skip
 
 

@@ -150,6 +150,7 @@ HANDED = "The new fitter is being handed gloves and goggles."
          "mentioned", "qualifies a verb"),
         ("A pose is being filmed by a clerk.", "A dancer doing a pose is being filmed by a clerk.",
          "mentioned", "is done to 'pose'"),
+        ("Goggles are wearing the clerk.", "A clerk wearing goggles is walking.", "contradicted", "trade places"),
         # who receives: the subject of a passive with an object
         ("The goggles are being handed gloves by a fitter.", HANDED, "mentioned", "goes to 'goggles'"),
     ],
@@ -173,6 +174,8 @@ def test_structure_differs(claim, premise, outcome, reason):
         ("A worker is wearing a glove.", WEARING),
         ("Rollo agreed to swear fealty to King Charles III.", COUNT),
         ("The fitter is being handed goggles.", HANDED),  # the same one receives
+        # a participle and its bare object after a one-noun phrase is a verb, not a compound
+        ("The clerk is wearing goggles.", "A clerk wearing goggles is walking."),
         # "doing", a stop word, still qualifies the noun before it: the dancer is filmed
         ("A dancer is being filmed by a clerk.", "A dancer doing a pose is being filmed by a clerk."),
     ],

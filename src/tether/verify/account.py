@@ -617,6 +617,8 @@ def _agent_said(a: Alignment, x: int, rc: Reading, rp: Reading) -> bool:
         if rp.tag[z] != "V" or not lexicon.agent_noun(c.low[x], p.low[z]):
             continue
         doer, obj = rp.agent[z], rp.patient[z]
+        if doer >= 0 and (members := collective_members(p, rp, doer)) >= 0:
+            doer = members  # "a group of people playing football": the people play
         if doer < 0 or not lexicon.licenses(p.low[doer], "person"):
             continue
         said_of = _predicated_of(c, thing if thing >= 0 else x)

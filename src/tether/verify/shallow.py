@@ -277,7 +277,14 @@ def _finite_after_noun(p: Prepared, r: Reading, x: int, t1: int) -> bool:
                 return False
             y -= 1
         return True
-    return nxt == "" or nxt in DETERMINERS or nxt in PREPOSITIONS or nxt in _LINKS or named
+    if nxt == "" or nxt in DETERMINERS or nxt in PREPOSITIONS or nxt in _LINKS or named:
+        return True
+    # "a woman *wearing* sunglasses", "people *playing* football": a noun phrase of one
+    # noun, then the participle and its bare object (not "a horse riding boot": there
+    # the noun opens no phrase of its own).
+    before = p.low[x - 2] if x >= 2 and p.clause[x - 2] == p.clause[x] else ""
+    opens = x == 1 or p.sent[x - 2] != p.sent[x] or before in DETERMINERS or before == "of"
+    return w.endswith("ing") and opens and p.keys[x + 1] is not None and _nominal(nxt)
 
 
 def _np_head(p: Prepared, r: Reading, x: int, t1: int) -> int:
