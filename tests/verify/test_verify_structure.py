@@ -151,6 +151,8 @@ HANDED = "The new fitter is being handed gloves and goggles."
         ("A pose is being filmed by a clerk.", "A dancer doing a pose is being filmed by a clerk.",
          "mentioned", "is done to 'pose'"),
         ("Goggles are wearing the clerk.", "A clerk wearing goggles is walking.", "contradicted", "trade places"),
+        ("The boots are sitting on a crate.",
+         "A fitter is wearing boots that are covered with mud and is sitting on a crate.", "mentioned", "said of 'boots'"),
         # who receives: the subject of a passive with an object
         ("The goggles are being handed gloves by a fitter.", HANDED, "mentioned", "goes to 'goggles'"),
     ],
@@ -176,6 +178,9 @@ def test_structure_differs(claim, premise, outcome, reason):
         ("The fitter is being handed goggles.", HANDED),  # the same one receives
         # a participle and its bare object after a one-noun phrase is a verb, not a compound
         ("The clerk is wearing goggles.", "A clerk wearing goggles is walking."),
+        # after a relative clause, "and is" agrees with the main subject, not the clause's
+        ("The fitter is sitting on a crate.",
+         "A fitter is wearing boots that are covered with mud and is sitting on a crate."),
         # "doing", a stop word, still qualifies the noun before it: the dancer is filmed
         ("A dancer is being filmed by a clerk.", "A dancer doing a pose is being filmed by a clerk."),
     ],

@@ -328,7 +328,8 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
         return _subject_of(r, y)
     if y >= t0 and p.low[y] in _LINKS and last_any >= t0:
         # "not wearing goggles and swimming": the verbs share their subject.
-        return _subject_of(r, last_verb if last_verb >= t0 else last_any)
+        prior = last_verb if last_verb >= t0 else last_any
+        return _subject_of(r, _outer_verb(p, r, prior, v, t0))
     z = _subject_before(p, r, y, t0)
     if z >= 0:
         return z
@@ -361,6 +362,31 @@ def _relative_opening(p: Prepared, y: int, t0: int) -> int:
 # Participles that are stop words, left untagged, which still qualify the noun before
 # them: "a man *doing* a pose is watched".
 _STOP_PARTICIPLES = frozenset(("doing", "having"))
+
+
+_SINGULAR_BE = frozenset(("is", "was"))
+_PLURAL_BE = frozenset(("are", "were"))
+
+
+def _number(p: Prepared, x: int, t0: int) -> frozenset[str] | None:
+    """The number of the form of "be" right before verb ``x`` ("is": singular)."""
+    y = _skip_back(p, x, t0)
+    if y < t0 or p.low[y] not in _SINGULAR_BE | _PLURAL_BE:
+        return None
+    return _SINGULAR_BE if p.low[y] in _SINGULAR_BE else _PLURAL_BE
+
+
+def _outer_verb(p: Prepared, r: Reading, prior: int, v: int, t0: int) -> int:
+    """The verb whose subject ``v`` (after "and") shares: ``prior``, unless ``prior``
+    says its subject in another number than ``v`` and that subject is the object of an
+    earlier verb — "a man is wearing clothes that *are* covered and *is* sitting": the
+    man sits."""
+    mine, theirs = _number(p, v, t0), _number(p, prior, t0)
+    subject = _subject_of(r, prior)
+    if mine is None or theirs is None or mine == theirs or subject < 0:
+        return prior
+    outer = [u for u in range(t0, prior) if r.tag[u] == "V" and r.patient[u] == subject]
+    return outer[-1] if outer else prior
 
 
 def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
