@@ -50,8 +50,8 @@ _START = re.compile(r"(?<!\[)\^")
 _NON_ASCII = r"\x{80}-\x{10FFFF}"
 # Horizontal space: every character str.isspace() takes but "\n" (what ``\s`` matches
 # in Python, ``instructions._normalise`` folds each run of it to one " ").
-_HORIZONTAL_SPACE = ("\t\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
-                    + "\u2028\u2029\u202f\u205f\u3000")
+_HORIZONTAL_SPACE = ("\t\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680"
+                     + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000")
 _SPACE_MEMBERS = "".join(f"\\x{{{ord(c):X}}}" for c in _HORIZONTAL_SPACE)
 # What one " " of folded text was in the text before folding: a run of horizontal space.
 _RAW_SPACE = f"[{_SPACE_MEMBERS}]+"
