@@ -120,6 +120,8 @@ LICENSED = [
      "The busker is a flute player."),
     ("a noun for who does the verb: members of a group", "A group of people playing chess is laughing.",
      "A group of chess players is laughing."),
+    ("'that' after '<noun> designed for X' stands for the noun", "A clerk is holding a bag designed for laptops that is open.",
+     "A clerk is holding an open bag."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -232,6 +234,8 @@ NOT_LICENSED = [
      "The busker is a flute player."),
     ("a noun for who does the verb: done by no person", "A group of dogs playing chess is barking.",
      "A group of chess players is barking."),
+    ("'that' after '<noun> designed for X': not X", "A clerk is holding a bag designed for laptops that is open.",
+     "A clerk is holding an open laptop."),
 ]  # fmt: skip
 
 

@@ -26,7 +26,7 @@ from ..text import lexicon
 from .align import Alignment, Finding, anchors
 from .lexical import Prepared
 from .polarity import privative_noun, privative_phrases, privative_stem
-from .shallow import DETERMINERS, LINKING, Reading, manner_adverb, pos_of, read
+from .shallow import DETERMINERS, LINKING, PURPOSE, Reading, manner_adverb, pos_of, read
 from .structure import INDEFINITE_THINGS, collective_members, compare, counted_noun, partitive_of
 
 __all__ = ["Accounting", "RELATION_WORDS", "account", "could_lift"]
@@ -500,9 +500,7 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
 
 
 # Participles that open a phrase after a noun standing for a modifier before it.
-_POSTPOSED = frozenset(
-    ("colored", "coloured", "bred", "built", "designed", "made", "meant", "intended", "used", "suited")
-)
+_POSTPOSED = PURPOSE | {"colored", "coloured"}
 
 
 def _head_before_phrase(a: Alignment, left: int, right: int, pl: int, pr: int) -> int:
@@ -768,9 +766,6 @@ def _near_spelled(a: Alignment, x: int, window: list[int]) -> bool:
 # rocky one.
 _PERIPHRASIS = frozenset(("made", "covered", "full", "filled"))
 _PERIPHRASIS_LINK = frozenset(("of", "by", "with", "in"))
-# Participles of purpose: "dogs *bred for* racing" are racing dogs, "a bike *designed
-# for* motocross" a motocross bike.
-_PURPOSE = frozenset(("bred", "built", "designed", "made", "meant", "intended", "used"))
 
 
 def _periphrasis(a: Alignment, x: int, rp: Reading) -> bool:
@@ -780,7 +775,7 @@ def _periphrasis(a: Alignment, x: int, rp: Reading) -> bool:
     c, p = a.claim, a.passage
     if x + 2 >= len(c.low) or not (
         c.low[x] in _PERIPHRASIS and c.low[x + 1] in _PERIPHRASIS_LINK
-        or c.low[x] in _PURPOSE and c.low[x + 1] == "for"
+        or c.low[x] in PURPOSE and c.low[x + 1] == "for"  # "dogs bred for racing"
     ):
         return False
     rc = read(c)

@@ -338,11 +338,18 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
     return -1
 
 
+# Participles of purpose: their "for" phrase says what a thing is for ("a bike designed
+# for motocross" is a motocross bike), not another thing.
+PURPOSE = frozenset(("bred", "built", "designed", "made", "meant", "intended", "used", "suited"))
+
+
 def _antecedent(p: Prepared, r: Reading, y: int, t0: int) -> int:
     """The noun a relative pronoun at ``y`` stands for: the nearest noun before it, and
     for "who" the nearest that names a person ("a person with a back pack, who is
     topless": not the pack)."""
     nouns = [z for z in range(y - 1, t0 - 1, -1) if r.tag[z] == "N"]
+    if len(nouns) > 1 and nouns[0] >= 2 and p.low[nouns[0] - 1] == "for" and p.low[nouns[0] - 2] in PURPOSE:
+        nouns = nouns[1:]  # "a bike designed for motocross that is lying": the bike is
     if p.low[y] == "who":
         people = [z for z in nouns if lexicon.kind_of(p.low[z], "person")]
         if people:
