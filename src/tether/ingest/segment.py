@@ -9,8 +9,8 @@ longer than a passage is cut at sentence ends (``tether.text.sentences``, the on
 splitter every stage uses). Every span satisfies ``text[start:end] == piece`` by
 construction: only offsets are computed, strings are never rebuilt.
 
-    >>> [(text[c.start:c.end], c.heading) for c in passage_spans(
-    ...     text := "# Gloves\\nWear nitrile gloves.\\n## Eyes\\nWear goggles.", max_chars=200)]
+    >>> text = "# Gloves\\nWear nitrile gloves.\\n## Eyes\\nWear goggles."
+    >>> [(text[c.start:c.end], c.heading) for c in passage_spans(text, max_chars=200)]
     [('# Gloves\\nWear nitrile gloves.', ('Gloves',)), ('## Eyes\\nWear goggles.', ('Gloves', 'Eyes'))]
 """
 
