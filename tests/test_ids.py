@@ -22,3 +22,13 @@ def test_version_and_passage_recipes_are_pinned():
     assert ids.passage_id_for("doc_1", "v", 0, 3) == "p_d8a50ad3f25470ff"
     assert ids.quote_hash("abc") == ids.version_of("abc")
     assert ids.trace_id().startswith("tr_") and ids.trace_id() != ids.trace_id()
+
+
+def test_passage_ids_of_a_version_are_passage_id_for_each_range():
+    version = ids.version_of("abc")
+    ranges = [(0, 3), (3, 10), (10, 10), (0, 600), (12345, 67890)]
+    assert ids.passage_ids("doc_1", version, ranges) == [
+        ids.passage_id_for("doc_1", version, start, end) for start, end in ranges
+    ]
+    assert ids.passage_ids("doc_1", "v", [(0, 3)]) == ["p_d8a50ad3f25470ff"]
+    assert ids.passage_ids("doc_1", "v", []) == []
