@@ -153,6 +153,9 @@ HANDED = "The new fitter is being handed gloves and goggles."
         ("Goggles are wearing the clerk.", "A clerk wearing goggles is walking.", "contradicted", "trade places"),
         ("The boots are sitting on a crate.",
          "A fitter is wearing boots that are covered with mud and is sitting on a crate.", "mentioned", "said of 'boots'"),
+        ("A grey uniform is standing on a crate.", "A clerk who sells tickets, in a grey uniform, is standing on a crate.",
+         "mentioned", "said of 'uniform'"),
+        ("A boy is watching a welder.", "A man who is welding is watching a boy.", "contradicted", "trade places"),
         # who receives: the subject of a passive with an object
         ("The goggles are being handed gloves by a fitter.", HANDED, "mentioned", "goes to 'goggles'"),
     ],
@@ -181,6 +184,10 @@ def test_structure_differs(claim, premise, outcome, reason):
         # after a relative clause, "and is" agrees with the main subject, not the clause's
         ("The fitter is sitting on a crate.",
          "A fitter is wearing boots that are covered with mud and is sitting on a crate."),
+        # a relative clause and a phrase between commas are asides: the clerk stands
+        ("A clerk is standing on a crate.", "A clerk who sells tickets, in a grey uniform, is standing on a crate."),
+        # a noun for one who does a verb is said by that verb's doer
+        ("A welder is resting.", "A man who is welding is resting."),
         # "doing", a stop word, still qualifies the noun before it: the dancer is filmed
         ("A dancer is being filmed by a clerk.", "A dancer doing a pose is being filmed by a clerk."),
     ],

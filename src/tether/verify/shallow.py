@@ -322,8 +322,15 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
         y -= 1
     if y >= t0 and p.low[y] in _RELATIVE:
         return _antecedent(p, r, y, t0)
-    if y >= t0 and p.clause[y] != p.clause[v] and (opens := _relative_opening(p, y, t0)) >= 0:
-        y = opens - 1  # "a child, who looks young, is standing": the child is
+    if y >= t0 and p.clause[y] != p.clause[v]:
+        # Asides between commas: "a child, who looks young, is standing", "a person who
+        # rides bikes, in a black uniform, is standing": the child, the person is.
+        moved = False
+        while (opens := _aside_opening(p, y, t0)) >= 0:
+            y, moved = opens - 1, True
+        relative = next((q for q in range(_clause_start(p, y, t0), y + 1) if p.low[q] in _RELATIVE), -1)
+        if moved and relative > t0:
+            return _antecedent(p, r, relative, t0)
     if y >= t0 and r.tag[y] == "V" and p.low[y + 1] == "to":
         return _subject_of(r, y)
     if y >= t0 and p.low[y] in _LINKS and last_any >= t0:
@@ -357,13 +364,20 @@ def _antecedent(p: Prepared, r: Reading, y: int, t0: int) -> int:
     return nouns[0] if nouns else -1
 
 
-def _relative_opening(p: Prepared, y: int, t0: int) -> int:
-    """The relative pronoun opening the clause of token ``y`` ("…, who looks young,"),
-    or -1."""
+def _clause_start(p: Prepared, y: int, t0: int) -> int:
     s = y
     while s > t0 and p.clause[s - 1] == p.clause[y]:
         s -= 1
-    return s if p.low[s] in _RELATIVE and s > t0 else -1
+    return s
+
+
+def _aside_opening(p: Prepared, y: int, t0: int) -> int:
+    """The relative pronoun or preposition opening the clause of token ``y`` when that
+    clause is an aside ("…, who looks young,", "…, in a black uniform,"), or -1."""
+    if y < t0:
+        return -1
+    s = _clause_start(p, y, t0)
+    return s if s > t0 and (p.low[s] in _RELATIVE or p.low[s] in PREPOSITIONS) else -1
 
 
 # Participles that are stop words, left untagged, which still qualify the noun before

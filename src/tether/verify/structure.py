@@ -29,7 +29,7 @@ from ..text import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
 from .polarity import negation_cues
-from .shallow import PREPOSITIONS, Reading, manner_adverb, partners, pos_of, read
+from .shallow import BE, PREPOSITIONS, Reading, manner_adverb, partners, pos_of, read
 
 __all__ = ["compare"]
 
@@ -60,6 +60,11 @@ class _Pair:
             if k is not None:
                 self.by_key.setdefault(k, []).append(z)
         self.known = a.matched | licensed
+        # Who does what in the window: a doer says the claim's noun for one who does it.
+        self.doers: dict[int, list[str]] = {}
+        for z in range(a.t0, a.t1):
+            if self.rp.tag[z] == "V" and self.rp.agent[z] >= 0:
+                self.doers.setdefault(self.rp.agent[z], []).append(self.p.low[z])
 
     def same(self, z: int, x: int) -> bool:
         """Premise token ``z`` says claim token ``x`` (or heads "a group of x"); for an
@@ -85,6 +90,8 @@ class _Pair:
             and not lexicon.kind_of(p.low[z], "person")
         ):
             return True  # "cooking something" is said by "cooking eggs"
+        if any(lexicon.agent_noun(c.low[x], verb) for verb in self.doers.get(z, ())):
+            return True  # "a player is running" from "a man who is playing is running"
         members = collective_members(c, self.rc, x)
         if members < 0 and self.rp.tag[z] == "N" and not counted_noun(p, z):
             members = partitive_of(c, self.rc, x)  # "a piece of bread" is bread
@@ -171,6 +178,8 @@ def _said_more_often(pair: _Pair, nouns: list[int]) -> list[str]:
     used: set[int] = set()
     out: list[str] = []
     for x in nouns:
+        if _predicate_noun(c, pair.rc, x):
+            continue  # "the busker is a flute player" names the busker again
         if collective_members(c, pair.rc, x) >= 0 or partitive_of(c, pair.rc, x) >= 0:
             continue  # "a group of men" is said by its members' noun, "a piece of bread" by "bread"
         if x > 1 and c.low[x - 1] == "of" and lexicon.lemmas(f"{c.low[x - 2]}_of_{c.low[x]}", "n"):
@@ -411,6 +420,14 @@ def _one_noun(t: Prepared, x: int) -> bool:
     return x + 1 < len(t.low) and bool(_collocations(t, x + 1)) and any(
         w.split("_")[0] == t.low[x] or w.split("-")[0] == t.low[x] for w in _collocations(t, x + 1)
     )
+
+
+def _predicate_noun(t: Prepared, r: Reading, x: int) -> bool:
+    """Noun ``x`` is the complement of "is/are a …" ("is a flute player")."""
+    y = x - 1
+    while y >= 0 and (r.tag[y] == "M" or t.low[y] in ("a", "an")):
+        y -= 1
+    return y < x - 1 and y >= 0 and t.low[y] in BE
 
 
 def partitive_of(t: Prepared, r: Reading, x: int) -> int:
