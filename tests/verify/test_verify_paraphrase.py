@@ -122,6 +122,8 @@ LICENSED = [
      "A group of chess players is laughing."),
     ("'that' after '<noun> designed for X' stands for the noun", "A clerk is holding a bag designed for laptops that is open.",
      "A clerk is holding an open bag."),
+    ("'outside' from 'out of' a building", "The twins are running out of the barn.",
+     "The twins are running outside."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -236,6 +238,10 @@ NOT_LICENSED = [
      "A group of chess players is barking."),
     ("'that' after '<noun> designed for X': not X", "A clerk is holding a bag designed for laptops that is open.",
      "A clerk is holding an open laptop."),
+    ("'outside': into a building is not out of it", "The twins are running into the barn.",
+     "The twins are running outside."),
+    ("'indoors' is not said by 'out of' a building", "The twins are running out of the barn.",
+     "The twins are running indoors."),
 ]  # fmt: skip
 
 

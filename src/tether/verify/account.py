@@ -580,7 +580,8 @@ _AT_PLACE = frozenset(("in", "on", "at", "across", "through", "into", "onto", "a
 
 def _place_kind_said(a: Alignment, x: int, window: list[int]) -> bool:
     """Claim token ``x`` is "outdoors"/"outside"/"indoors" used as an adverb (no object
-    after it), and the window puts the scene in, on or at a place of that kind."""
+    after it), and the window puts the scene in, on or at a place of that kind, or for
+    "outdoors"/"outside", out of a building."""
     c, p = a.claim, a.passage
     kinds = _PLACE_KINDS.get(c.low[x])
     if kinds is None:
@@ -591,7 +592,17 @@ def _place_kind_said(a: Alignment, x: int, window: list[int]) -> bool:
     for z in window:
         if _relation_before(p, z) & _AT_PLACE and any(lexicon.kind_of(p.low[z], kind) for kind in kinds):
             return True
+        if c.low[x] != "indoors" and _out_of(p, z) and lexicon.kind_of(p.low[z], "building"):
+            return True  # "running out of the house" ends outside
     return False
+
+
+def _out_of(p: Prepared, z: int) -> bool:
+    """Token ``z`` ends "out of [the] <z>"."""
+    y = z - 1
+    while y >= 1 and p.keys[y] is None and p.low[y] in DETERMINERS:
+        y -= 1
+    return y >= 1 and p.low[y] == "of" and p.low[y - 1] == "out"
 
 
 def _privative_said(a: Alignment, x: int) -> bool:
