@@ -124,6 +124,8 @@ LICENSED = [
      "A clerk is holding an open bag."),
     ("'outside' from 'out of' a building", "The twins are running out of the barn.",
      "The twins are running outside."),
+    ("'a group of X' from a plural that licenses X", "Some clerks are singing.",
+     "A group of people is singing."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -242,6 +244,8 @@ NOT_LICENSED = [
      "The twins are running outside."),
     ("'indoors' is not said by 'out of' a building", "The twins are running out of the barn.",
      "The twins are running indoors."),
+    ("'a group of X': one is no group", "A clerk is singing.", "A group of people is singing."),
+    ("'a group of X': the plural must license X", "Some dogs are singing.", "A group of people is singing."),
 ]  # fmt: skip
 
 

@@ -159,7 +159,7 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
     if _near_spelled(a, x, window):
         return True  # "near a dog" from "close to a dog", and back
     members = collective_members(c, rc, x)
-    if members >= 0 and _said_plural(a, c.keys[members]):
+    if members >= 0 and (_said_plural(a, c.keys[members]) or _said_plural_by(a, c.low[members], window)):
         return True  # "a group of men" from "some men", "men"
     if (whole := partitive_of(c, rc, x)) >= 0 and _said_as_mass(a, c.keys[whole]):
         return True  # "a piece of bread" from "slicing bread"
@@ -187,7 +187,10 @@ def could_lift(a: Alignment) -> bool:
     look-up before a full ``account`` of a pair whose repeated words alone fall short
     (only then can it be supported; the rest of the accounting only takes away)."""
     c, p = a.claim, a.passage
-    todo = sorted({c.low[x] for x in range(len(c.keys)) if _is_word(c, x) and c.keys[x] not in a.matched})
+    rc = read(c)
+    # "a group of people" is said by its members' noun ("persons"): the group needs no word.
+    todo = sorted({c.low[x] for x in range(len(c.keys))
+                   if _is_word(c, x) and c.keys[x] not in a.matched and collective_members(c, rc, x) < 0})  # fmt: skip
     if len(todo) > _LIFT_WORDS:
         return False  # bounded cost: more words to license than a paraphrase of one clause has
     if not all(_in_wordnet(word) for word in todo):
@@ -755,6 +758,15 @@ def _said_plural(a: Alignment, key: str | None) -> bool:
 def _said_as_mass(a: Alignment, key: str | None) -> bool:
     """The window says the noun of ``key`` uncounted ("bread", "some bread")."""
     return any(not counted_noun(a.passage, z) for z in a.positions.get(key or "", ()))
+
+
+def _said_plural_by(a: Alignment, word: str, window: list[int]) -> bool:
+    """A window noun in the plural licenses ``word`` ("women" say "a group of people")."""
+    p = a.passage
+    return any(
+        any(base != p.low[z] for base in lexicon.lemmas(p.low[z], "n")) and lexicon.licenses(p.low[z], word)
+        for z in window
+    )
 
 
 def _near_spelled(a: Alignment, x: int, window: list[int]) -> bool:
