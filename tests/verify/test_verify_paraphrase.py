@@ -126,6 +126,8 @@ LICENSED = [
      "The twins are running outside."),
     ("'a group of X' from a plural that licenses X", "Some clerks are singing.",
      "A group of people is singing."),
+    ("the object a verb makes ('singing a song')", "The busker is singing by the door.",
+     "The busker is singing a song by the door."),
 ]  # fmt: skip
 
 # (limit, premise, claim): the same licences, one step too far.
@@ -246,6 +248,10 @@ NOT_LICENSED = [
      "The twins are running indoors."),
     ("'a group of X': one is no group", "A clerk is singing.", "A group of people is singing."),
     ("'a group of X': the plural must license X", "Some dogs are singing.", "A group of people is singing."),
+    ("the object a verb makes: another verb's", "The busker is singing by the door.",
+     "The busker is singing a dance by the door."),
+    ("the object a verb makes: the window's verb has its own", "The busker is singing a lullaby to a baby.",
+     "The busker is singing a dance."),
 ]  # fmt: skip
 
 

@@ -191,11 +191,22 @@ def agent_noun(noun: str, verb: str) -> bool:
     """Whether ``noun`` in its first senses names a person who does ``verb`` (WordNet's
     derivation pointer from a noun.person sense to one of the verb's common senses):
     "player" of "playing", "swimmer" of "swimming"; "singer" is not of "playing"."""
+    return _derived_noun(noun, verb, person=True)
+
+
+def cognate_noun(noun: str, verb: str) -> bool:
+    """Whether ``noun`` in its first senses names what ``verb`` makes, a thing, not a
+    person (the same derivation pointer): "a song" of "singing", "a dance" of
+    "dancing"."""
+    return _derived_noun(noun, verb, person=False)
+
+
+def _derived_noun(noun: str, verb: str, *, person: bool) -> bool:
     if _db() is None:
         return False
     done = {s for lemma in lemmas(verb, "v") for s in _senses(lemma, "v")[:COMMON_SENSES]}
     return any(
-        _lexfile(s) == _NOUN_PERSON and not done.isdisjoint(_pointed(s, ("+",)))
+        (_lexfile(s) == _NOUN_PERSON) == person and not done.isdisjoint(_pointed(s, ("+",)))
         for lemma in lemmas(noun, "n")
         for s in _senses(lemma, "n")[:PREMISE_SENSES]
     )

@@ -173,6 +173,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
         return True  # "a lady who looks young" from "a young lady"
     if _agent_said(a, x, rc, rp):
         return True  # "football players" from "people playing football"
+    if _cognate_object(a, x, rc, rp):
+        return True  # "singing a song" from "singing"
     return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
 
 
@@ -614,6 +616,18 @@ def _privative_said(a: Alignment, x: int) -> bool:
     stem = privative_stem(c.low[x])
     return stem is not None and any(
         privative_noun(p.low[n], stem) for _, n in privative_phrases(p.low, a.t0, a.t1)
+    )
+
+
+def _cognate_object(a: Alignment, x: int, rc: Reading, rp: Reading) -> bool:
+    """Claim noun ``x`` is the object its verb makes ("singing a *song*"), the verb is
+    the window's, and there it takes no other object."""
+    c, p = a.claim, a.passage
+    verbs = [v for v in range(len(c.keys)) if rc.tag[v] == "V" and rc.patient[v] == x and c.keys[v] in a.matched]
+    return any(
+        lexicon.cognate_noun(c.low[x], c.low[v])
+        and all(rp.patient[z] < 0 for z in a.positions.get(c.keys[v] or "", ()) if rp.tag[z] == "V")
+        for v in verbs
     )
 
 
