@@ -105,7 +105,7 @@ class _Pair:
         """Window tokens that say claim token ``x``: the same key, else a licensing word."""
         k = self.c.keys[x]
         if k in self.a.matched:
-            return self.by_key.get(k, [])  # type: ignore[arg-type]
+            return self.by_key.get(k, [])
         return [z for z in range(self.a.t0, self.a.t1) if self.p.keys[z] and self._same(z, x)]
 
 
