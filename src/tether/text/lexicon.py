@@ -18,8 +18,8 @@ and only identical lemmas license each other: stricter, never looser.
     ...     print(relation("children", "kids"), relation("man", "person"),
     ...           relation("person", "man"), relation("man", "woman"))
     ... else:
-    ...     print("synonym hypernym None cohyponym")
-    synonym hypernym None cohyponym
+    ...     print("synonym hypernym None antonym")
+    synonym hypernym None antonym
 """
 
 from __future__ import annotations
