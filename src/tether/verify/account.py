@@ -20,6 +20,7 @@ window for those three:
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from ..text import lexicon
@@ -27,7 +28,13 @@ from .align import Alignment, Finding, anchors
 from .lexical import Prepared
 from .polarity import privative_noun, privative_phrases, privative_stem
 from .shallow import DETERMINERS, LINKING, PURPOSE, Reading, manner_adverb, pos_of, read
-from .structure import INDEFINITE_THINGS, collective_members, compare, counted_noun, partitive_of
+from .structure import (
+    INDEFINITE_THINGS,
+    collective_members,
+    compare,
+    counted_noun,
+    partitive_of,
+)
 
 __all__ = ["Accounting", "RELATION_WORDS", "account", "could_lift"]
 
@@ -319,7 +326,7 @@ def _participle_turned(a: Alignment) -> str | None:
     c, p = a.claim, a.passage
     seq = _unique_positions(a)
     rc = read(c)
-    for (x1, p1), (x2, p2) in zip(seq, seq[1:]):
+    for (x1, p1), (x2, p2) in itertools.pairwise(seq):
         if p1 - p2 != 1 or c.clause[x1] != c.clause[x2] or not _verb_like(c, x1):
             continue
         if rc.tag[x1] == "N":
@@ -457,7 +464,7 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
     findings: list[Finding] = []
     anchored = sorted(where)
     spans: list[tuple[set[str], set[str]]] = []
-    for left, right in zip(anchored, anchored[1:]):
+    for left, right in itertools.pairwise(anchored):
         pl, pr = where[left], where[right]
         if c.clause[left] != c.clause[right] or p.sent[pl] != p.sent[pr]:
             continue
@@ -622,7 +629,7 @@ def _privative_said(a: Alignment, x: int) -> bool:
 def _cognate_object(a: Alignment, x: int, rc: Reading, rp: Reading) -> bool:
     """Claim noun ``x`` is the object its verb makes ("singing a *song*"), the verb is
     the window's, and there it takes no other object."""
-    c, p = a.claim, a.passage
+    c = a.claim
     verbs = [v for v in range(len(c.keys)) if rc.tag[v] == "V" and rc.patient[v] == x and c.keys[v] in a.matched]
     return any(
         lexicon.cognate_noun(c.low[x], c.low[v])
