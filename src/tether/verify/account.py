@@ -511,8 +511,9 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
     return caps, findings
 
 
+_COLOURED = frozenset(("colored", "coloured"))
 # Participles that open a phrase after a noun standing for a modifier before it.
-_POSTPOSED = PURPOSE | {"colored", "coloured"}
+_POSTPOSED = PURPOSE | _COLOURED
 
 
 def _head_before_phrase(a: Alignment, left: int, right: int, pl: int, pr: int) -> int:
@@ -685,9 +686,6 @@ def _linking_said(a: Alignment, x: int, rc: Reading) -> bool:
         if head >= 0 and (p.keys[head] == c.keys[h] or lexicon.licenses(p.low[head], c.low[h])):
             return True
     return False
-
-
-_COLOURED = frozenset(("colored", "coloured"))
 
 
 def _colour_named(a: Alignment, x: int) -> bool:
