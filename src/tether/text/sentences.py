@@ -14,6 +14,7 @@ never rebuilt.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -217,19 +218,15 @@ def sentence_ranges(text: str, start: int = 0, end: int | None = None) -> list[t
     end = len(text) if end is None else end
     ranges: list[tuple[int, int]] = []
     last = start
-    window = text[start:end]
-    for cut in _raw_breaks(window):
-        piece = _trimmed(text, last, start + cut)
+    for cut in itertools.chain((start + b for b in _raw_breaks(text[start:end])), (end,)):
+        piece = _trimmed(text, last, cut)
         if piece:
             # A trimmed piece is its own trim: only a long one needs cutting.
             if piece[1] - piece[0] > _MAX_SENTENCE:
                 ranges.extend(_cut_long(text, *piece))
             else:
                 ranges.append(piece)
-        last = start + cut
-    piece = _trimmed(text, last, end)
-    if piece:
-        ranges.extend(_cut_long(text, *piece))
+        last = cut
     return ranges
 
 
