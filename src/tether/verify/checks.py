@@ -321,6 +321,8 @@ def check_names(a: Alignment, known: Names) -> list[Finding]:
     run_of = {z: r for r in region_runs for z in range(r[0], r[1])}
     out: list[Finding] = []
     for s, e in claim_runs:
+        if _common_opening(a, s, e, known):
+            continue  # "People are …" from "Men are …": a word, left to the accounting
         keys = {k for k in c.keys[s:e] if k}
         name = c.text[c.starts[s] : c.ends[e - 1]]
         slot_best: dict[tuple[int, int], int] = {}
@@ -337,6 +339,23 @@ def check_names(a: Alignment, known: Names) -> list[Finding]:
         elif not keys <= region_keys:
             out.append(_missing(f"name:{name} not in passage"))
     return out
+
+
+def _common_opening(a: Alignment, s: int, e: int, known: Names) -> bool:
+    """A one-word run that opens its sentence and reads as a name only because neither
+    text writes it in lower case ("People", "Kids", "Weights"), when a window word
+    says it as a common word (``lexicon.licenses``: "men" says "people", "children"
+    says "kids"). The word is then the accounting's to check, like any other word: a
+    name is never said by another word ("London" by "Paris"), a capital mid-sentence
+    stays a name, and so does a word no window word licenses."""
+    c, p = a.claim, a.passage
+    if e - s != 1 or (s > 0 and c.sent[s - 1] == c.sent[s]) or c.keys[s] in known[0]:
+        return False
+    word = c.low[s]
+    return any(
+        p.keys[z] and not p.keys[z].startswith("#") and lexicon.licenses(p.low[z], word)
+        for z in range(a.t0, a.t1)
+    )
 
 
 def _run_keys(p: Prepared, run: tuple[int, int]) -> set[str]:
