@@ -26,6 +26,12 @@ SUPPORTED = [
      "Weights are being lifted by the clerk."),
     ("a common word opening both texts", "The ducks are being fed by children.",
      "Kids are feeding the ducks."),
+    ("a count named in groups", "A clerk and two porters are carrying the trunk.",
+     "Three people are carrying the trunk."),
+    ("a count named in groups, plurals first", "Two porters and a clerk are carrying the trunk.",
+     "Three people are carrying the trunk."),
+    ("a count named in two plural groups", "Two porters and two clerks are carrying the trunk.",
+     "Four people are carrying the trunk."),
 ]
 
 # (limit, premise, claim)
@@ -39,6 +45,13 @@ CONTRADICTED = [
      "Kids are feeding the ducks."),
     ("the hypernym's kind, the wrong way", "Weights are being lifted by the clerk.",
      "Dumbbells are being lifted by the clerk."),
+    ("groups that add up to another count", "A clerk and two porters are carrying the trunk.",
+     "Four people are carrying the trunk."),
+    ("a group that is not of the claim's noun", "A clerk and two dogs are carrying the trunk.",
+     "Three people are carrying the trunk."),
+    ("groups not in one run", "A clerk is talking to two porters.", "Three people are talking."),
+    ("one group counted with its objects", "Two porters are carrying two trunks.",
+     "Four people are carrying trunks."),
 ]
 
 NOT_SUPPORTED: list[tuple[str, str, str]] = []

@@ -95,6 +95,8 @@ def check_figures(a: Alignment) -> list[Finding]:
     used: set[int] = set()
     out: list[Finding] = []
     for f in claim_figs:
+        if region and _value_key(f) not in by_value and _counted(a, f):
+            continue  # "four people" from "a man, a woman and two girls"
         i, j = _token_span(a.claim, f)
         at_slot = _figures_at(anchors(a, i, j), at)
         pool = region if f.qualifier == "approx" else by_value.get(_value_key(f), [])
@@ -145,8 +147,10 @@ _JOINS = frozenset(("and",))
 def _counted(a: Alignment, f: Figure) -> bool:
     """A small count the window states by naming each one: "two people" from "a man and
     a woman", "two cars" from "a white car and a yellow car", "two kids" from "a pair
-    of kids". Each named one is a singular noun after "a"/"one" that says the claim's
-    noun (``lexicon.licenses``), all in one run joined by "and" or commas."""
+    of kids", "four people" from "a man, a woman and two girls". Each named one is a
+    singular noun after "a"/"one", or a plural after a small count, that says the
+    claim's noun (``lexicon.licenses``), all in one run joined by "and" or commas; the
+    counts add up to the claim's."""
     c, p = a.claim, a.passage
     if f.value is None or f.value != int(f.value) or not 2 <= f.value <= 10 or f.qualifier or f.unit:
         return False
@@ -162,19 +166,41 @@ def _counted(a: Alignment, f: Figure) -> bool:
             if any(p.keys[y] and lexicon.licenses(p.low[y], noun) for y in range(z + 2, min(a.t1, z + 5))):
                 return True
     named: list[int] = []
+    total = 0
     for z in range(a.t0, a.t1):
-        if p.keys[z] is None or not lexicon.licenses(p.low[z], noun) or p.low[z] not in lexicon.lemmas(p.low[z], "n"):
+        k = p.keys[z]
+        if k is None or k.startswith("#") or not lexicon.licenses(p.low[z], noun):
             continue
+        singular = p.low[z] in lexicon.lemmas(p.low[z], "n")
         y = z - 1
-        while y >= a.t0 and p.keys[y] is not None and z - y < 4:
+        while y >= a.t0 and (q := p.keys[y]) is not None and not q.startswith("#") and z - y < 4:
             y -= 1  # over the noun's modifiers ("a white car")
-        if y < a.t0 or p.low[y] not in _ONE:
+        if y < a.t0:
+            continue
+        many = _small_count(p, y)
+        if singular and (p.low[y] in _ONE or many == 1):
+            n = 1
+        elif not singular and many is not None and many >= 2:
+            n = many  # "two girls"
+        else:
             continue
         between = p.low[named[-1] + 1 : y] if named else []
         if named and (p.sent[named[-1]] != p.sent[z] or (between and not set(between) & _JOINS)):
             break  # not one run of names ("a man is talking to a woman"); a comma is no token
         named.append(z)
-    return len(named) == f.value
+        total += n
+    return len(named) >= 2 and total == f.value
+
+
+def _small_count(p: Prepared, y: int) -> int | None:
+    """The whole number 1–10 token ``y`` of ``p`` is, with no unit or qualifier."""
+    if not (p.keys[y] or "").startswith("#"):
+        return None
+    for g in p.figures_in(p.starts[y], p.ends[y]):
+        plain = not (g.unit or g.qualifier or g.currency or g.high is not None or g.kind != "number")
+        if plain and g.value is not None and g.value == int(g.value) and 1 <= g.value <= 10:
+            return int(g.value)
+    return None
 
 
 def _unit_unstated(a: Alignment, f: Figure) -> str | None:
