@@ -167,6 +167,10 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
             in_np, det = True, False
             seen_verb = True
             continue
+        if key is None and w in _LIGHT_STOP and _after_be(p, x, t0) and _next_word(p, x, t1) in DETERMINERS:
+            tag[x], r.aux[x] = "V", True  # "is doing a dance", "is having a drink"
+            in_np, det, seen_verb = True, False, True
+            continue
         if key is None or w in PREPOSITIONS or manner_adverb(w):
             if w in PREPOSITIONS or w in _LINKS or key is not None:
                 in_np = key is None or not manner_adverb(w)
@@ -213,6 +217,16 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         if tag[x] != "N":
             det = False
         seen_verb = seen_verb or tag[x] == "V"
+
+
+# Light verbs that are stop words: after a form of "be" and before a noun phrase they
+# are the clause's verb ("a dancer is *doing* a pose"), and lend it the noun's action.
+_LIGHT_STOP = frozenset(("doing", "having"))
+
+
+def _after_be(p: Prepared, x: int, t0: int) -> bool:
+    y = _skip_back(p, x, t0)
+    return y >= t0 and p.clause[y] == p.clause[x] and p.low[y] in BE
 
 
 def _possessive_have(p: Prepared, x: int, t1: int) -> bool:

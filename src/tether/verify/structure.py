@@ -230,14 +230,19 @@ def _qualifier(r: Reading, x: int) -> int:
 
 
 def _part(pair: _Pair, z: int, *, light: bool) -> str | None:
-    rp = pair.rp
-    t = _firm(rp, z)
-    if t == "N" and light:
-        # "is doing a dance" says "is dancing".
-        for v in range(max(pair.a.t0, z - 4), z):
-            if rp.tag[v] == "V" and rp.patient[v] == z and set(lexicon.lemmas(pair.p.low[v], "v")) & _LIGHT:
-                return "V"
+    t = _firm(pair.rp, z)
+    if t == "N" and light and _light_verb(pair, z) >= 0:
+        return "V"  # "is doing a dance" says "is dancing"
     return t
+
+
+def _light_verb(pair: _Pair, z: int) -> int:
+    """The light verb whose object is noun ``z`` ("is *doing* a dance"), or -1."""
+    rp = pair.rp
+    for v in range(max(pair.a.t0, z - 4), z):
+        if rp.tag[v] == "V" and rp.patient[v] == z and set(lexicon.lemmas(pair.p.low[v], "v")) & _LIGHT:
+            return v
+    return -1
 
 
 def _part_differs(pair: _Pair, x: int, zs: list[int], found: set[str | None]) -> str | None:
@@ -327,19 +332,21 @@ def _arguments(pair: _Pair, x: int, zs: list[int]) -> tuple[str | None, bool]:
     c, p, rc, rp, same = pair.c, pair.p, pair.rc, pair.rp, pair.same
     ca, cp = rc.agent[x], rc.patient[x]
     verbs = [z for z in zs if rp.tag[z] == "V"]
-    if not verbs or (ca < 0 and cp < 0):
+    # "a fitter is doing a dance": the light verb's agent dances; the noun is the act.
+    acts = {v: z for z in zs if rp.tag[z] == "N" and (v := _light_verb(pair, z)) >= 0}
+    if not (verbs or acts) or (ca < 0 and cp < 0):
         return None, False
     cr = rc.recipient[x]
-    for z in verbs:
-        pa, pp = rp.agent[z], rp.patient[z]
+    for z in verbs + list(acts):
+        pa, pp = rp.agent[z], -1 if z in acts else rp.patient[z]
         agent_ok = ca < 0 or (same(pa, ca) if pa >= 0 else not same(pp, ca))
         patient_ok = cp < 0 or (same(pp, cp) if pp >= 0 else not same(pa, cp))
         # "a snake is being fed a mouse" is not said by "a man is being fed snakes".
         recipient_ok = cr < 0 or rp.recipient[z] < 0 or same(rp.recipient[z], cr)
         if agent_ok and patient_ok and recipient_ok:
             return None, False
-    z = verbs[0]
-    pa, pp = rp.agent[z], rp.patient[z]
+    z = (verbs + list(acts))[0]
+    pa, pp = rp.agent[z], -1 if z in acts else rp.patient[z]
     if cr >= 0 and rp.recipient[z] >= 0 and not same(rp.recipient[z], cr):
         return f"roles:'{c.low[x]}' goes to '{c.low[cr]}', in the passage to '{p.low[rp.recipient[z]]}'", False
     if ca >= 0 and cp >= 0 and pa >= 0 and pp >= 0 and same(pa, cp) and same(pp, ca):

@@ -1,0 +1,59 @@
+"""Structure readings fixed from the misses (ADR 0035): pairs of our own, one table each.
+
+Each reading of English that the shallow reading (``verify.shallow``) or the structure
+check (``verify.structure``) got wrong has a table of what it now supports and, beside
+it, its limit: the nearest pair that must stay not supported (or contradicted).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.config import Settings
+from tether.verify import check
+
+SETTINGS = Settings()
+
+
+def _outcome(claim: str, premise: str) -> tuple[str, tuple[str, ...]]:
+    result = check(claim, premise, settings=SETTINGS)
+    return result.outcome, result.reasons
+
+
+def _supported(claim: str, premise: str) -> None:
+    got, reasons = _outcome(claim, premise)
+    assert got == "supported", reasons
+
+
+def _not_supported(claim: str, premise: str, outcome: str | None) -> None:
+    got, reasons = _outcome(claim, premise)
+    assert got != "supported", reasons
+    if outcome is not None:
+        assert got == outcome, reasons
+
+
+# A light verb that is a stop word ("doing", "having") after a form of "be" is the
+# clause's verb: its object names the act, its subject does it.
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A clerk is doing a dance by the gate", "A clerk is dancing by the gate"),
+        ("The fitter is on the roof and is doing a slow dance", "The fitter is on the roof and is dancing"),
+    ],
+)
+def test_light_stop_verb_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        # someone else does the act
+        ("A clerk is watching a fitter who is doing a dance", "A clerk is dancing", None),
+        ("A clerk is watching a fitter performing a dance", "A clerk is dancing", None),
+        # "doing" after a noun, not after "be", qualifies that noun
+        ("A clerk is watching a fitter doing a dance", "A clerk is dancing", None),
+    ],
+)
+def test_light_stop_verb_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)
