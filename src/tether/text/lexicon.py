@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Literal
 
 __all__ = [
-    "Relation", "available", "exclusive", "irregular_base", "kind_of", "lemmas", "licenses", "relation", "verb_forms",
-    "wordnet_dir",
+    "Relation", "available", "collocation_licenses", "exclusive", "irregular_base", "kind_of", "lemmas", "licenses",
+    "relation", "verb_forms", "wordnet_dir",
 ]  # fmt: skip
 
 Relation = Literal["same", "synonym", "hypernym", "antonym", "cohyponym"]
@@ -562,6 +562,24 @@ def licenses(
 ) -> bool:
     """Whether a premise that says ``premise`` also says ``claim`` of the same thing."""
     return _licensing(premise.lower(), claim.lower(), premise_pos, claim_pos) is not None
+
+
+@lru_cache(maxsize=16384)
+def collocation_licenses(phrase: str, claim: str) -> bool:
+    """Whether a two-word noun of the premise that WordNet lists ("young woman", "hot
+    dog"), read in its first sense only, says the noun ``claim``: the same synset
+    ("girl": *girl, miss, young lady, young woman*) or a hypernym of it. One sense, as a
+    collocation's later senses drift ("young man" is also a boyfriend)."""
+    if _db() is None:
+        return False
+    first = [s for lemma in lemmas(phrase, "n") for s in _senses(lemma, "n")[:1]][:1]
+    c_syn = _synsets(claim.lower(), CLAIM_SENSES).get("n", ())
+    if not first or not c_syn:
+        return False
+    if first[0] in c_syn:
+        return True
+    targets = {t for t in c_syn if _height(t) >= GENERAL_DEPTH}
+    return not targets.isdisjoint(_ancestors(first[0], HYPERNYM_DEPTH))
 
 
 def exclusive(

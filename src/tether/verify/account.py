@@ -98,6 +98,7 @@ def account(a: Alignment) -> Accounting:
     caps: list[str] = []
     findings: list[Finding] = []
     seen: set[str] = set()
+    sources: dict[int, list[int]] = {}
     rc, rp = read(c), read(p, a.t0, a.t1)
     for x in range(len(c.keys)):
         k = c.keys[x]
@@ -113,8 +114,13 @@ def account(a: Alignment) -> Accounting:
         near = _distinct(p, free if other is None else [other] + [
             z for z in free if z != other and p.sent[z] == p.sent[other]
         ])
-        if any(lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos) for z in near):
+        saying = [z for z in near if lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos)]
+        if saying:
             licensed.add(k)
+            sources[x] = saying  # its relation words are read there too ("under a vehicle")
+            continue
+        if c_pos in (None, "n") and any(lexicon.collocation_licenses(t, word) for t in _collocations_at(p, near)):
+            licensed.add(k)  # "a girl" from "a young woman" (one synset in WordNet)
             continue
         if (pair := _phrase_licensed(a, x, window)) is not None:
             licensed.update(q for q in pair if q and q not in a.matched)  # "ping pong" from "table tennis"
@@ -141,7 +147,7 @@ def account(a: Alignment) -> Accounting:
     elif (turned := _participle_turned(a)) is not None:
         caps.append(turned)
     caps_rel, found_rel = _relations(a)
-    caps_gov, found_gov = _governing(a)
+    caps_gov, found_gov = _governing(a, sources)
     caps_rel += caps_gov
     found_rel += found_gov
     # Already contradicted by a word: the structure cannot change the outcome.
@@ -182,6 +188,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
         return True  # "football players" from "people playing football"
     if _cognate_object(a, x, rc, rp):
         return True  # "singing a song" from "singing"
+    if _done(a, x, rc, rp):
+        return True  # "performing a handstand" from "doing a handstand"
     return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
 
 
@@ -208,7 +216,11 @@ def could_lift(a: Alignment) -> bool:
     window = [z for z in window if _in_wordnet(z)]
     if len(window) * len(todo) > _LIFT_PAIRS:
         return False  # bounded cost: a long window is accounted only above the floor
-    return all(any(lexicon.licenses(z, word) for z in window) for word in todo)
+    done = any(p.low[z] in _DO for z in range(a.t0, a.t1))  # "doing a trick": "performing" (``_done``)
+    return all(
+        any(lexicon.licenses(z, word) for z in window) or done and _said_by_do(word)
+        for word in todo
+    )
 
 
 def _in_wordnet(word: str) -> bool:
@@ -406,22 +418,23 @@ def _relation_before(p: Prepared, y: int) -> set[str]:
     return _relation_set(words[::-1])
 
 
-def _governing(a: Alignment) -> tuple[list[str], list[Finding]]:
+def _governing(a: Alignment, sources: dict[int, list[int]]) -> tuple[list[str], list[Finding]]:
     """Each relation word of the claim governs the phrase after it ("to no avail",
     "on display"); where the window has that word governed by other relation words
-    only, the relation changed."""
+    only, the relation changed. A claim word a window word licenses is read at that
+    word ("sitting under a vehicle" from "sitting on a car")."""
     c, p = a.claim, a.passage
     caps: list[str] = []
     findings: list[Finding] = []
     for y, k in enumerate(c.keys):
-        if k is None or k.startswith("#") or k not in a.matched or c.low[y] in RELATION_WORDS:
+        if k is None or k.startswith("#") or (k not in a.matched and y not in sources) or c.low[y] in RELATION_WORDS:
             continue
         said = _relation_before(c, y)
         if not said:
             continue
-        places = a.positions.get(k, [])
+        places = a.positions.get(k, []) if k in a.matched else sources[y]
         mine = [x for x, key in enumerate(c.keys) if key == k]
-        if len(places) == len(mine) > 1:
+        if k in a.matched and len(places) == len(mine) > 1:
             places = [places[mine.index(y)]]  # one occurrence each: the same one in order
         # A modifier's relation word governs its head ("in a cattle pen"): unknown.
         rp = read(p, a.t0, a.t1)
@@ -763,6 +776,73 @@ def _phrase_licensed(a: Alignment, x: int, window: list[int]) -> tuple[str | Non
             if any(lexicon.licenses(t, spelling) for t in theirs):
                 return keys
     return None
+
+
+def _collocations_at(p: Prepared, heads: list[int]) -> list[str]:
+    """The two-word nouns WordNet lists that end at each of ``heads`` ("young_woman")."""
+    return [f"{p.low[z - 1]}_{p.low[z]}" for z in heads
+            if z > 0 and p.keys[z - 1] is not None and p.clause[z - 1] == p.clause[z]
+            and lexicon.lemmas(f"{p.low[z - 1]}_{p.low[z]}", "n")]  # fmt: skip
+
+
+# "Do" as a main verb: "doing a handstand" is performing one (WordNet: perform, execute,
+# do). A stop word, so it has no key of its own and is read here.
+_DO = frozenset(("do", "does", "did", "doing", "done"))
+
+
+# Light verbs take their sense from their object and do not stand for one another
+# ("doing a puzzle" is not "making" one, "doing a walk" not "taking" one).
+_OTHER_LIGHT = frozenset(("make", "take", "give", "have", "get"))
+
+
+def _said_by_do(word: str) -> bool:
+    """A verb WordNet gives as a synonym of "do" in its first senses ("perform",
+    "execute"), other than another light verb."""
+    return not set(lexicon.lemmas(word, "v")) & _OTHER_LIGHT and lexicon.licenses("do", word, "v", "v")
+
+
+def _done(a: Alignment, x: int, rc: Reading, rp: Reading) -> bool:
+    """Claim verb ``x`` is a synonym of "do" (WordNet's first senses) and the window
+    has a form of "do" with the same object, said of the same doer: "a man is doing a
+    handstand" says "a handstand is performed by a man"."""
+    c, p = a.claim, a.passage
+    obj, doer = rc.patient[x], rc.agent[x]
+    if rc.tag[x] != "V" or obj < 0 or c.keys[obj] not in a.matched or not _said_by_do(c.low[x]):
+        return False
+    for z in range(a.t0, a.t1):
+        if p.low[z] not in _DO or z + 1 >= a.t1:
+            continue
+        y = z + 1
+        while y < a.t1 and p.keys[y] is None and p.low[y] in DETERMINERS:
+            y += 1
+        while y + 1 < a.t1 and rp.tag[y] == "M":
+            y += 1  # "doing a magic trick"
+        if p.keys[y] != c.keys[obj] or p.clause[y] != p.clause[z]:
+            continue
+        if doer < 0 or any(
+            p.keys[s] == c.keys[doer] or lexicon.licenses(p.low[s], c.low[doer], "n", "n")
+            for s in _subjects_before(p, rp, z, a.t0)
+        ):
+            return True
+    return False
+
+
+def _subjects_before(p: Prepared, rp: Reading, z: int, t0: int) -> list[int]:
+    """The noun right before the auxiliary of token ``z`` ("the man is doing"), and the
+    nouns a prepositional phrase after it qualifies ("a man on a bike is doing")."""
+    s = z - 1
+    while s >= t0 and p.keys[s] is None and p.low[s] not in DETERMINERS and p.sent[s] == p.sent[z]:
+        s -= 1  # back over "is", "are"
+    out: list[int] = []
+    while s >= t0 and rp.tag[s] == "N" and p.sent[s] == p.sent[z] and len(out) < 3:
+        out.append(s)
+        y = s - 1
+        while y >= t0 and (rp.tag[y] == "M" or p.keys[y] is None and p.low[y] in DETERMINERS):
+            y -= 1
+        if y < t0 or p.low[y] not in RELATION_WORDS:
+            break
+        s = y - 1  # "a man on a bike": the man is the one doing
+    return out
 
 
 def _said_plural(a: Alignment, key: str | None) -> bool:

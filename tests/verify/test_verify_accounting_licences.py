@@ -1,0 +1,80 @@
+"""Accounting licences read from the support test's misses (docs/adr/0036-accounting-licences-from-the-misses.md).
+
+Each licence lets a claim word be accounted for by a premise that states it in other
+words, by a rule of English or a WordNet relation; each comes with a pair just past its
+limit, which must stay not ``supported``. The pairs are our own, written for these
+rules, not taken from any data set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.config import Settings
+from tether.text import lexicon
+from tether.verify import check
+from tether.verify.account import account
+from tether.verify.align import align, best_windows
+from tether.verify.lexical import prepare
+
+pytestmark = pytest.mark.skipif(not lexicon.available(), reason="WordNet not installed")
+
+# (licence, premise, claim)
+LICENSED = [
+    ("'perform' is said by 'do' with the same object and doer", "The acrobat is doing a handstand on the rug.",
+     "The acrobat is performing a handstand on the rug."),
+    ("'do': passive claim", "The acrobat is doing a cartwheel.", "A cartwheel is being performed by the acrobat."),
+    ("'do': the doer qualified by a phrase", "A clown on a unicycle is doing a trick.",
+     "A person is performing a trick on a unicycle."),
+    ("a licensed word keeps its relation word", "The cat is sleeping on a box.",
+     "The cat is sleeping on a container."),
+]  # fmt: skip
+
+NOT_LICENSED = [
+    ("a licensed word under another relation word", "The cat is sleeping on a box.",
+     "The cat is sleeping in a container."),
+    ("'do': another doer", "The acrobat is doing a handstand and the clown is watching.",
+     "The clown is performing a handstand."),
+    ("'do': another object", "The acrobat is doing a handstand.", "The acrobat is performing a song."),
+    ("'do' is not another light verb", "The acrobat is doing a puzzle.", "The acrobat is making a puzzle."),
+]  # fmt: skip
+
+CONTRADICTED = [
+    ("a licensed word under an exclusive relation word", "The cat is jumping onto a box.",
+     "The cat is jumping off a container."),
+    ("a licensed word: under, not on", "A boy is sitting on a car.", "A boy is sitting under a vehicle."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("licence", "premise", "claim"), LICENSED, ids=[r[0] for r in LICENSED])
+def test_licence_supports(licence: str, premise: str, claim: str) -> None:
+    result = check(claim, premise, settings=Settings())
+    assert result.outcome == "supported", (licence, result.reasons)
+
+
+@pytest.mark.parametrize(("limit", "premise", "claim"), NOT_LICENSED, ids=[r[0] for r in NOT_LICENSED])
+def test_licence_stops_at_its_limit(limit: str, premise: str, claim: str) -> None:
+    result = check(claim, premise, settings=Settings())
+    assert result.outcome != "supported", (limit, result.reasons)
+
+
+@pytest.mark.parametrize(("limit", "premise", "claim"), CONTRADICTED, ids=[r[0] for r in CONTRADICTED])
+def test_changed_relation_contradicts(limit: str, premise: str, claim: str) -> None:
+    result = check(claim, premise, settings=Settings())
+    assert result.outcome == "contradicted", (limit, result.reasons)
+
+
+def _accounting(claim: str, premise: str):
+    c, p = prepare(claim), prepare(premise)
+    window = next(iter(best_windows(c.key_set, p)))
+    return account(align(c, p, window))
+
+
+def test_a_two_word_noun_of_the_premise_accounts_for_its_synonym() -> None:
+    # WordNet's synset girl/miss/young lady/young woman: "a young woman" says "a girl".
+    assert lexicon.collocation_licenses("young_woman", "girl")
+    assert lexicon.collocation_licenses("young_women", "girls")
+    # In its first sense only: "young man" is also a boyfriend in WordNet's second.
+    assert not lexicon.collocation_licenses("young_man", "boyfriend")
+    assert "girl" in _accounting("The girl is reading a map.", "The young woman is reading a map.").licensed
+    assert "girl" not in _accounting("The girl is reading a map.", "The woman is reading a map.").licensed
