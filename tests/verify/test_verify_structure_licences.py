@@ -57,3 +57,30 @@ def test_light_stop_verb_supports(premise, claim):
 )
 def test_light_stop_verb_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# "look/seem/appear" before an adjective link it to their subject, as "is" does: the
+# claim's "looks" is a copula, not the window's "looking at" (seeing).
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A clerk is looking at a fitter who is making a funny face",
+         "A clerk is looking at a fitter who is making a face which looks funny"),
+        ("The clerk is looking at a tired fitter", "The clerk is looking at a fitter who looks tired"),
+    ],
+)
+def test_copula_look_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        # the adjective is said of another noun
+        ("A clerk is looking at a fitter who looks tired", "The clerk looks tired", None),
+        ("A clerk is looking at a tired fitter", "The clerk looks tired", None),
+        ("A clerk is looking at a fitter who is making a funny face", "A clerk looks funny", None),
+    ],
+)
+def test_copula_look_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

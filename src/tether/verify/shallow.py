@@ -199,6 +199,9 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         elif prev == "and" and seen_verb and w.endswith("ing") and _verbal(w):
             tag[x] = "V"  # "running in the grass and racing a dog"
             in_np = True
+        elif w in LINKING and w.endswith(("s", "ed")) and x > t0 and tag[x - 1] == "N" and _adjective_next(p, x, t1):
+            tag[x], r.aux[x] = "V", True  # "the clerk *looks* tired"
+            in_np, seen_verb = False, True
         elif _finite_after_noun(p, r, x, t1):
             tag[x] = "V"  # "a man riding a horse", "a person stands behind it"
             # "Engineers said the bridge …" heads the clause; "a man dressed in
@@ -227,6 +230,13 @@ _LIGHT_STOP = frozenset(("doing", "having"))
 def _after_be(p: Prepared, x: int, t0: int) -> bool:
     y = _skip_back(p, x, t0)
     return y >= t0 and p.clause[y] == p.clause[x] and p.low[y] in BE
+
+
+def _adjective_next(p: Prepared, x: int, t1: int) -> bool:
+    """The word after ``x`` in its clause is an adjective and no noun or verb form
+    ("looks *tired*", not "looks *sale* items")."""
+    nxt = _next_word(p, x, t1)
+    return bool(nxt) and bool(lexicon.lemmas(nxt, "a")) and not lexicon.lemmas(nxt, "n") and not _verbal_form(nxt)
 
 
 def _possessive_have(p: Prepared, x: int, t1: int) -> bool:

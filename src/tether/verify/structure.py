@@ -29,7 +29,7 @@ from ..text import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
 from .polarity import negation_cues
-from .shallow import BE, PREPOSITIONS, Reading, manner_adverb, partners, pos_of, read
+from .shallow import BE, LINKING, PREPOSITIONS, Reading, manner_adverb, partners, pos_of, read
 
 __all__ = ["compare"]
 
@@ -131,6 +131,8 @@ def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Fin
             continue
         if k is None or k not in pair.known or k.startswith("#") or rc.tag[x] is None:
             continue
+        if _copula(c, rc, x):
+            continue  # "a face which looks funny": what is said is "funny", read as a predicate
         if rc.tag[x] == "M" and _one_noun(c, x) and all(pair._same(z, x + 1) for z in pair.places(x)):
             continue  # "a wind instrument" is one noun, read at its head, which "a flute" says
         if rc.tag[x] in ("N", "M"):
@@ -149,6 +151,18 @@ def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Fin
                 findings.append(_contra(reason))
     caps += _said_more_often(pair, nouns)
     return caps, findings
+
+
+def _copula(t: Prepared, r: Reading, x: int) -> bool:
+    """Verb ``x`` is "look/seem/appear" linking its subject to the predicate after it
+    ("the face looks funny"), a copula: the window's uses of "look" for seeing ("is
+    looking at a man") are another verb, and the predicate is compared as one."""
+    if t.low[x] not in LINKING or r.tag[x] != "V":
+        return False
+    y = x + 1
+    while y < len(t.low) and t.keys[y] is None and t.clause[y] == t.clause[x]:
+        y += 1  # "looks very tired"
+    return y < len(t.low) and r.tag[y] == "J" and r.head[y] >= 0 and r.head[y] == r.agent[x]
 
 
 def _negated(p: Prepared, z: int) -> bool:
