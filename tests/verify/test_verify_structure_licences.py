@@ -84,3 +84,29 @@ def test_copula_look_supports(premise, claim):
 )
 def test_copula_look_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# "being" takes no -ing form: "is being V-ing by <noun phrase>" is the passive with its
+# participle misspelt, its agent after "by".
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A dog is chasing the cat of a clerk in the yard", "The cat of a clerk is being chasing by a dog in the yard"),
+        ("A fitter is lifting the hatch", "The hatch is being lifting by a fitter"),
+    ],
+)
+def test_being_ing_by_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        ("A dog is chasing a cat", "A dog is being chasing by a cat", "contradicted"),
+        ("A fitter is lifting the hatch", "The fitter is being lifting by a hatch", "contradicted"),
+        # "by" and a gerund is no agent
+        ("A clerk is annoying the fitter", "The clerk is being annoying by singing", None),
+    ],
+)
+def test_being_ing_by_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

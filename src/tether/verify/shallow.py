@@ -264,12 +264,25 @@ def _after_aux(p: Prepared, r: Reading, x: int, prev: str) -> None:
     w = p.low[x]
     if w.endswith("ing") and _verbal(w) and prev not in _HAVE:
         r.tag[x] = "V"
+        # "is being chasing by a dog": "being" takes no -ing form; with an agent after
+        # "by" it is the passive, its participle misspelt.
+        r.passive[x] = prev == "being" and _agent_phrase_next(p, x)
     elif _verbal(w) and (_participle(w) or prev in _PASSIVE_AUX):
         r.tag[x] = "V"
         r.passive[x] = prev not in _HAVE
     elif prev in BE:
         r.tag[x] = "J"
     r.aux[x] = r.tag[x] == "V"
+
+
+def _agent_phrase_next(p: Prepared, x: int) -> bool:
+    """"by" and a noun phrase right after ``x`` in its clause ("by a dog", not "by
+    running")."""
+    y = x + 1
+    if y + 1 >= len(p.low) or p.low[y] != "by" or p.clause[y + 1] != p.clause[x]:
+        return False
+    nxt = p.low[y + 1]
+    return nxt in DETERMINERS or (_plain(p, y + 1) and not _verbal_form(nxt))
 
 
 def _verbal_form(word: str) -> bool:
