@@ -28,6 +28,14 @@ LICENSED = [
      "A person is performing a trick on a unicycle."),
     ("a licensed word keeps its relation word", "The cat is sleeping on a box.",
      "The cat is sleeping on a container."),
+    ("a lower-case word in its common sense first", "A clerk in a red jersey is typing.",
+     "A clerk is typing and is wearing a jersey."),
+    ("a word said twice licenses a second claim word", "A clerk is talking to a clerk in a grey coat.",
+     "A clerk is talking to a person in a grey coat."),
+    ("a quality WordNet's gloss gives the noun", "Two toddlers are splashing in a pond.",
+     "Two young children are splashing in a pond."),
+    ("a quality from the gloss: predicate", "A puppy is chewing a slipper.",
+     "A dog, which is young, is chewing a slipper."),
 ]  # fmt: skip
 
 NOT_LICENSED = [
@@ -37,6 +45,13 @@ NOT_LICENSED = [
      "The clown is performing a handstand."),
     ("'do': another object", "The acrobat is doing a handstand.", "The acrobat is performing a song."),
     ("'do' is not another light verb", "The acrobat is doing a puzzle.", "The acrobat is making a puzzle."),
+    ("a word said once licenses no second word", "A clerk is talking.", "A clerk is talking to a person."),
+    ("a quality from the gloss: not of the word itself", "A puppy is chewing a slipper.",
+     "A young puppy is chewing a slipper."),
+    ("a quality from the gloss: not another quality", "A puppy is chewing a slipper.",
+     "A small dog is chewing a slipper."),
+    ("a quality from the gloss: not of another noun", "A toddler is patting a dog.",
+     "A toddler is patting a young dog."),
 ]  # fmt: skip
 
 CONTRADICTED = [
@@ -78,3 +93,17 @@ def test_a_two_word_noun_of_the_premise_accounts_for_its_synonym() -> None:
     assert not lexicon.collocation_licenses("young_man", "boyfriend")
     assert "girl" in _accounting("The girl is reading a map.", "The young woman is reading a map.").licensed
     assert "girl" not in _accounting("The girl is reading a map.", "The woman is reading a map.").licensed
+
+
+def test_a_lower_case_word_reads_its_common_senses_before_a_name() -> None:
+    # WordNet lists "jersey" first as New Jersey and "grey" as people named Grey.
+    assert lexicon.kind_of("jersey", "clothing")
+    assert lexicon.kind_of("grey", "color")
+    assert lexicon.licenses("dog", "animal")
+
+
+def test_a_gloss_defines_a_quality_of_its_head_only() -> None:
+    assert lexicon.defined_as("toddler", "young", "child")
+    assert lexicon.defined_as("toddlers", "young", "kids")  # "kid" is a synonym of "child"
+    assert not lexicon.defined_as("puppy", "young", "animal")  # the gloss's head only
+    assert not lexicon.defined_as("lion", "large", "cat")

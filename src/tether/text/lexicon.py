@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Literal
 
 __all__ = [
-    "Relation", "available", "collocation_licenses", "exclusive", "irregular_base", "kind_of", "lemmas", "licenses",
-    "relation", "verb_forms", "wordnet_dir",
+    "Relation", "available", "collocation_licenses", "defined_as", "exclusive", "irregular_base", "kind_of", "lemmas",
+    "licenses", "relation", "verb_forms", "wordnet_dir",
 ]  # fmt: skip
 
 Relation = Literal["same", "synonym", "hypernym", "antonym", "cohyponym"]
@@ -227,7 +227,26 @@ def _senses(lemma: str, pos: str) -> tuple[Synset, ...]:
     n_ptr = int(parts[3])
     synset_cnt = int(parts[2])
     offsets = parts[4 + n_ptr + 2 : 4 + n_ptr + 2 + synset_cnt]
-    return tuple((pos, int(o)) for o in offsets)
+    found = tuple((pos, int(o)) for o in offsets)
+    if pos != "n" or len(found) < 2:
+        return found
+    # A word the text writes in lower case is read in its common senses first: "jersey"
+    # is a shirt before it is New Jersey, "grey" a colour before it is Lady Jane Grey
+    # (WordNet spells a proper noun's lemma with its capital).
+    common = tuple(t for t in found if not _proper(t, lemma))
+    return common + tuple(t for t in found if t not in common)
+
+
+def _proper(synset: Synset, lemma: str) -> bool:
+    """Whether ``synset`` spells ``lemma`` with a capital (a name: "Jersey")."""
+    db = _db()
+    assert db is not None
+    parts = db.data_line(*synset).split(b" ", 4 + 2 * 64)
+    n_words = int(parts[3], 16)
+    key = lemma.encode("latin-1", "replace")
+    spelt = [w.split(b"(")[0] for w in parts[4 : 4 + 2 * n_words : 2]]
+    mine = [w for w in spelt if w.lower() == key]
+    return bool(mine) and all(w != w.lower() for w in mine)
 
 
 @lru_cache(maxsize=8192)
@@ -562,6 +581,42 @@ def licenses(
 ) -> bool:
     """Whether a premise that says ``premise`` also says ``claim`` of the same thing."""
     return _licensing(premise.lower(), claim.lower(), premise_pos, claim_pos) is not None
+
+
+_GLOSS_WORD = re.compile(r"[a-z][a-z-]*")
+
+
+@lru_cache(maxsize=16384)
+def defined_as(noun: str, adjective: str, head: str) -> bool:
+    """Whether WordNet's gloss of ``noun`` in its first sense opens with a noun phrase
+    whose head is ``head`` and that ``adjective`` qualifies: "toddler: a *young child*",
+    "puppy: a *young dog*", "stallion: uncastrated adult *male horse*"."""
+    db = _db()
+    if db is None:
+        return False
+    heads = set(lemmas(head, "n"))
+    qualities = {adjective.lower(), *lemmas(adjective, "a")}
+    for lemma in lemmas(noun, "n"):
+        first = _senses(lemma, "n")[:1]
+        if not first:
+            continue
+        line = db.data_line(*first[0])
+        gloss = line.split(b"|", 1)[1].decode("latin-1").strip().lower() if b"|" in line else ""
+        words: list[str] = []
+        for part in gloss.split():
+            if not _GLOSS_WORD.fullmatch(part):
+                if (w := part.rstrip(";,:")) and _GLOSS_WORD.fullmatch(w):
+                    words.append(w)
+                break  # the opening phrase ends at its first punctuation
+            words.append(part)
+        if words[:1] in (["a"], ["an"]):
+            words = words[1:]
+        for i, w in enumerate(words):
+            if not (lemmas(w, "a") or lemmas(w, "n") or w == "very"):
+                break  # "a young child who …": the phrase ends before "who"
+            if w in heads or set(lemmas(w, "n")) & heads or relation(w, head, "n", "n") == "synonym":
+                return bool(qualities.intersection(words[:i]))
+    return False
 
 
 @lru_cache(maxsize=16384)

@@ -94,6 +94,7 @@ def account(a: Alignment) -> Accounting:
     c, p = a.claim, a.passage
     window = [z for z in range(a.t0, a.t1) if _is_word(p, z)]
     free = [z for z in window if p.keys[z] not in c.key_set]
+    spare = _spare(a, window)
     licensed: set[str] = set()
     caps: list[str] = []
     findings: list[Finding] = []
@@ -115,6 +116,11 @@ def account(a: Alignment) -> Accounting:
             z for z in free if z != other and p.sent[z] == p.sent[other]
         ])
         saying = [z for z in near if lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos)]
+        if not saying:
+            # A word the window says more often than the claim: its other occurrence may
+            # say this one ("a man near a man" says "a man near a person").
+            saying = [z for z in _distinct(p, spare) if lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos)
+                      and (other is None or p.sent[z] == p.sent[other])]  # fmt: skip
         if saying:
             licensed.add(k)
             sources[x] = saying  # its relation words are read there too ("under a vehicle")
@@ -190,6 +196,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
         return True  # "singing a song" from "singing"
     if _done(a, x, rc, rp):
         return True  # "performing a handstand" from "doing a handstand"
+    if _defined_quality(a, x, rc, rp):
+        return True  # "a young child" from "a toddler" (WordNet: "a young child")
     return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
 
 
@@ -221,6 +229,21 @@ def could_lift(a: Alignment) -> bool:
         any(lexicon.licenses(z, word) for z in window) or done and _said_by_do(word)
         for word in todo
     )
+
+
+def _spare(a: Alignment, window: list[int]) -> list[int]:
+    """Window tokens of a claim word the window holds more often than the claim does."""
+    c, p = a.claim, a.passage
+    mine: dict[str, int] = {}
+    for k in c.keys:
+        if k is not None:
+            mine[k] = mine.get(k, 0) + 1
+    theirs: dict[str, int] = {}
+    for z in window:
+        k = p.keys[z]
+        if k in mine:
+            theirs[k] = theirs.get(k, 0) + 1
+    return [z for z in window if p.keys[z] in theirs and theirs[p.keys[z]] > mine[p.keys[z]]]  # type: ignore[index]
 
 
 def _in_wordnet(word: str) -> bool:
@@ -843,6 +866,20 @@ def _subjects_before(p: Prepared, rp: Reading, z: int, t0: int) -> list[int]:
             break
         s = y - 1  # "a man on a bike": the man is the one doing
     return out
+
+
+def _defined_quality(a: Alignment, x: int, rc: Reading, rp: Reading) -> bool:
+    """Claim qualifier ``x`` (a modifier or a predicate) of a noun that a window noun
+    states, where WordNet defines that window noun as a thing of that quality: "two
+    toddlers" are young children, "a puppy" a young dog (``lexicon.defined_as``)."""
+    c, p = a.claim, a.passage
+    h = rc.head[x] if rc.tag[x] in ("M", "J") else -1
+    if h < 0 or c.keys[h] is None or rc.tag[h] != "N":
+        return False
+    return any(
+        rp.tag[z] == "N" and p.keys[z] != c.keys[h] and lexicon.defined_as(p.low[z], c.low[x], c.low[h])
+        for z in range(a.t0, a.t1)
+    )
 
 
 def _said_plural(a: Alignment, key: str | None) -> bool:
