@@ -110,3 +110,31 @@ def test_being_ing_by_supports(premise, claim):
 )
 def test_being_ing_by_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# "<noun> <past participle> <adjective>" ending its phrase says the adjective of the noun:
+# "a room painted beige" is a beige room, "a door left open" an open door.
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A clerk is in a room painted beige, holding a ledger", "A clerk is in a beige room, holding a ledger"),
+        ("A clerk in a shirt dyed purple is standing by the gate", "A clerk in a purple shirt is standing by the gate"),
+        ("A fitter is standing by a door left open", "A fitter is standing by an open door"),
+    ],
+)
+def test_resultative_participle_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        # the adjective belongs to the noun before the participle, not to another one
+        ("A clerk is in a room painted beige", "A beige clerk is in a room", None),
+        ("A clerk is in a room with a door painted beige", "A clerk is in a beige room", None),
+        ("A clerk in a shirt dyed purple is standing by a door", "A clerk in a shirt is standing by a purple door", None),
+        ("A door left open is beside the fitter", "The fitter is open", None),
+    ],
+)
+def test_resultative_participle_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

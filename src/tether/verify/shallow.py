@@ -153,6 +153,8 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         w = p.low[x]
         if x > t0 and p.clause[x] != p.clause[x - 1]:
             in_np, det = True, False
+        if tag[x] == "J":
+            continue  # read with the word before it ("painted *beige*")
         if tag[x - 1 if x > t0 else x] != "N" or x == t0:
             run = 0
         if w in DETERMINERS or (p.keys[x] or "").startswith("#"):
@@ -202,6 +204,9 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         elif w in LINKING and w.endswith(("s", "ed")) and x > t0 and tag[x - 1] == "N" and _adjective_next(p, x, t1):
             tag[x], r.aux[x] = "V", True  # "the clerk *looks* tired"
             in_np, seen_verb = False, True
+        elif _resultative(p, r, x, t1):
+            tag[x], r.passive[x], tag[x + 1] = "V", True, "J"  # "a room painted beige"
+            in_np = False
         elif _finite_after_noun(p, r, x, t1):
             tag[x] = "V"  # "a man riding a horse", "a person stands behind it"
             # "Engineers said the bridge …" heads the clause; "a man dressed in
@@ -283,6 +288,24 @@ def _agent_phrase_next(p: Prepared, x: int) -> bool:
         return False
     nxt = p.low[y + 1]
     return nxt in DETERMINERS or (_plain(p, y + 1) and not _verbal_form(nxt))
+
+
+def _resultative(p: Prepared, r: Reading, x: int, t1: int) -> bool:
+    """"a room *painted* beige", "a door *left* open": a past participle right after a
+    noun, then an adjective that ends the phrase, says the adjective of that noun."""
+    w = p.low[x]
+    if w.endswith("ing") or not _participle(w) or not _verbal(w):
+        return False
+    if x == 0 or r.tag[x - 1] != "N" or p.clause[x - 1] != p.clause[x] or not _next_word(p, x, t1):
+        return False
+    if lexicon.lemmas(p.low[x - 1], "a"):
+        return False  # "a dark skinned male": a compound adjective before its noun
+    adj = p.low[x + 1]
+    if not lexicon.lemmas(adj, "a") or lexicon.lemmas(adj, "r") or _verbal_form(adj) or p.keys[x + 1] is None:
+        return False
+    after = _next_word(p, x + 1, t1)
+    # "painted beige walls": the adjective opens the verb's object.
+    return not after or after in PREPOSITIONS or after in _LINKS or after in BE
 
 
 def _verbal_form(word: str) -> bool:
@@ -527,13 +550,17 @@ def _link_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
                 z += 1
             r.head[x] = z if z < t1 and tag[z] == "N" else -1
         elif t == "J":
-            if r.head[x] == -2:
+            if x - 2 >= t0 and tag[x - 1] == "V" and r.passive[x - 1] and not r.aux[x - 1] and tag[x - 2] == "N":
+                r.head[x] = x - 2  # "a room painted beige": the room is beige
+            elif r.head[x] == -2:
                 r.head[x] = next((r.head[y] for y in range(x - 1, t0 - 1, -1) if tag[y] == "J"), -1)
             else:
                 r.head[x] = _subject(p, r, x, t0, last_verb, last_any)
         elif t == "V":
             subj = _subject(p, r, x, t0, last_verb, last_any)
-            if r.passive[x]:
+            if r.passive[x] and not r.aux[x] and x + 1 < t1 and tag[x + 1] == "J" and tag[x - 1] == "N":
+                r.patient[x] = x - 1  # "a room painted beige": the room is painted
+            elif r.passive[x]:
                 # "a snake is being fed a mouse by a man": the mouse is what is fed.
                 r.patient[x] = obj if (obj := _np_head(p, r, x + 1, t1)) >= 0 else subj
                 r.recipient[x] = subj if obj >= 0 else -1
