@@ -138,3 +138,27 @@ def test_resultative_participle_supports(premise, claim):
 )
 def test_resultative_participle_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# An -ing word after an adjective opens a compound ("a white racing car", "a small
+# cooking pot"), not a verb with an object: the adjective is no noun doing it.
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A white race car is driving past the gate", "A white racing vehicle is driving past the gate"),
+        ("A small cooking pot is on the stove", "A cooking pot is on the stove"),
+    ],
+)
+def test_adjective_before_ing_compound_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        ("A small cooking pot is on the stove", "A small pot is cooking on the stove", None),
+        ("A white car is racing a vehicle past the gate", "A white racing vehicle is driving past the gate", None),
+    ],
+)
+def test_adjective_before_ing_compound_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

@@ -344,6 +344,8 @@ def _finite_after_noun(p: Prepared, r: Reading, x: int, t1: int) -> bool:
     # the noun opens no phrase of its own).
     before = p.low[x - 2] if x >= 2 and p.clause[x - 2] == p.clause[x] else ""
     opens = x == 1 or p.sent[x - 2] != p.sent[x] or before in DETERMINERS or before == "of"
+    if lexicon.lemmas(p.low[x - 1], "a"):
+        return False  # "a white racing car", "a small cooking pot": an adjective, then a compound
     return w.endswith("ing") and opens and p.keys[x + 1] is not None and _nominal(nxt)
 
 
