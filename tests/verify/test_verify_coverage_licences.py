@@ -13,6 +13,7 @@ import pytest
 from tether.config import Settings
 from tether.text import lexicon
 from tether.verify import check
+from tether.verify.lexical import prepare
 
 pytestmark = pytest.mark.skipif(not lexicon.available(), reason="WordNet not installed")
 
@@ -32,6 +33,12 @@ SUPPORTED = [
      "Three people are carrying the trunk."),
     ("a count named in two plural groups", "Two porters and two clerks are carrying the trunk.",
      "Four people are carrying the trunk."),
+    ("modifiers in a series, one phrase",
+     "The dancers are wearing costumes which are red, gold and white.",
+     "The dancers are wearing red, gold and white costumes."),
+    ("modifiers in a series, with a serial comma",
+     "The dancers are wearing costumes which are red, gold and white.",
+     "The dancers are wearing red, gold, and white costumes."),
 ]
 
 # (limit, premise, claim)
@@ -54,7 +61,12 @@ CONTRADICTED = [
      "Four people are carrying trunks."),
 ]
 
-NOT_SUPPORTED: list[tuple[str, str, str]] = []
+NOT_SUPPORTED = [
+    ("a series member changed", "The dancers are wearing costumes which are red, gold and white.",
+     "The dancers are wearing red, gold and blue costumes."),
+    ("a series member added", "The dancers are wearing costumes which are red and white.",
+     "The dancers are wearing red, gold and white costumes."),
+]
 
 
 @pytest.mark.parametrize(("rule", "premise", "claim"), SUPPORTED, ids=[r[0] for r in SUPPORTED])
@@ -77,3 +89,26 @@ def test_limit_stays_contradicted(limit: str, premise: str, claim: str) -> None:
 def test_limit_stays_not_supported(limit: str, premise: str, claim: str) -> None:
     result = check(claim, premise, settings=Settings())
     assert result.outcome != "supported", (limit, result.reasons)
+
+
+def _clauses(text: str) -> list[list[str]]:
+    p = prepare(text)
+    out: dict[int, list[str]] = {}
+    for word, clause in zip(p.low, p.clause):
+        out.setdefault(clause, []).append(word)
+    return list(out.values())
+
+
+def test_a_series_of_modifiers_before_a_noun_is_one_clause() -> None:
+    assert len(_clauses("The dancers are wearing red, gold and white costumes.")) == 1
+    assert len(_clauses("A long, narrow, and dusty road.")) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "The flag is red, white and blue.",  # no noun after the series
+    "The shirt is black, white dogs are barking.",  # no "and": two clauses
+    "Paris, London and Rome are busy.",  # names, not modifiers
+    "The flag is red, and the sky is blue.",  # "and" opens a clause
+])
+def test_a_comma_outside_a_series_of_modifiers_still_ends_a_clause(text: str) -> None:
+    assert len(_clauses(text)) > 1

@@ -90,6 +90,8 @@ class Prepared:
         for m in _CLAUSE_MARK.finditer(folded):
             before = bisect_right(starts, m.start()) - 1
             if before < 0 or m.start() >= ends[before]:
+                if m.group() == "," and _series_comma(folded, low, starts, ends, before):
+                    continue  # "black, pink and white uniforms": one phrase
                 gaps.append(m.start())
         clause = [i + bisect_left(gaps, x) for i, x in zip(sent, starts)]
         self.low, self.keys, self.starts, self.ends = low, keys, starts, ends
@@ -212,6 +214,50 @@ def _bounded(spans: list[tuple[int, int]], folded: str) -> list[tuple[int, int]]
 
 
 Tokens = tuple[list[str], list[str | None], list[int], list[int]]
+
+_SERIES_JOINS = frozenset(("and", "or"))
+# A coordinated series longer than this is a list, not the modifiers of one noun.
+_SERIES_WORDS = 6
+
+
+def _series_comma(folded: str, low: list[str], starts: list[int], ends: list[int], i: int) -> bool:
+    """The comma after token ``i`` joins the modifiers of one noun and ends no clause:
+    "black, pink and white uniforms", "a long, narrow, and dusty road". The words from ``i``
+    on are adjectives (WordNet) separated by commas, the last joined by "and"/"or",
+    and a noun follows the last one. "The flag is red, white and blue." (no noun after
+    the series) and "the shirt is black, white dogs bark" (no "and") keep the comma.
+    """
+    n = len(low)
+
+    def gap(x: int) -> str:
+        return folded[ends[x] : starts[x + 1]].strip()
+
+    if i < 0 or i + 1 >= n:
+        return False
+    # The shape first, by strings alone (most commas fail it); WordNet only then.
+    members = [i]
+    if gap(i) == "," and i > 0 and gap(i - 1) == "," and low[i + 1] in _SERIES_JOINS:
+        members.insert(0, i - 1)  # the serial comma: "red, gold, and white"
+    x = i
+    while x + 1 < n and low[x + 1] not in _SERIES_JOINS:
+        if gap(x) != "," or len(members) > _SERIES_WORDS:
+            return False
+        x += 1
+        members.append(x)  # another member of the series
+    if len(members) < 2 or x + 3 >= n or gap(x) not in ("", ",") or gap(x + 1) or gap(x + 2):
+        return False
+    last, noun = x + 2, x + 3  # "… and white uniforms": the last member, then its noun
+    return all(_modifier(low[m]) for m in (*members, last)) and _noun(low[noun])
+
+
+@lru_cache(maxsize=65536)
+def _modifier(word: str) -> bool:
+    return word.isalpha() and bool(lexicon.lemmas(word, "a"))
+
+
+@lru_cache(maxsize=65536)
+def _noun(word: str) -> bool:
+    return word.isalpha() and bool(lexicon.lemmas(word, "n"))
 
 
 def _split_cjk(
