@@ -36,6 +36,14 @@ LICENSED = [
      "Two young children are splashing in a pond."),
     ("a quality from the gloss: predicate", "A puppy is chewing a slipper.",
      "A dog, which is young, is chewing a slipper."),
+    ("'on top of' is 'on'", "A cat is sleeping on the roof of a shed.", "A cat is sleeping on top of a shed roof."),
+    ("'on' is 'on top of'", "A cat is sleeping on top of the shed.", "A cat is sleeping on the shed."),
+    ("'at the base of' states 'near'", "The hikers are resting at the base of a cliff.",
+     "The hikers are resting near a cliff."),
+    ("'at the foot of' states 'near'", "A dog is sleeping at the foot of the bed.", "A dog is sleeping near the bed."),
+    ("'at the base of' is still 'at'", "The hikers are resting at the base of a cliff.",
+     "The hikers are resting at a cliff."),
+    ("'dyed' beside a colour", "A clerk in a green apron is smiling.", "A clerk in an apron dyed green is smiling."),
 ]  # fmt: skip
 
 NOT_LICENSED = [
@@ -52,6 +60,13 @@ NOT_LICENSED = [
      "A small dog is chewing a slipper."),
     ("a quality from the gloss: not of another noun", "A toddler is patting a dog.",
      "A toddler is patting a young dog."),
+    ("'on top of' is not 'in'", "A cat is sleeping in a box.", "A cat is sleeping on top of a box."),
+    ("'on top of': 'top' needs the phrase", "A cat is sleeping on the shed.", "A cat is sleeping on the top shelf."),
+    ("'near' does not state 'at the base of'", "The hikers are resting near a cliff.",
+     "The hikers are resting at the base of a cliff."),
+    ("'near': the base of another thing", "The hikers are resting at the base of a hill by a cliff.",
+     "The hikers are resting near a tree."),
+    ("'dyed': another colour", "A clerk in a green apron is smiling.", "A clerk in an apron dyed red is smiling."),
 ]  # fmt: skip
 
 CONTRADICTED = [

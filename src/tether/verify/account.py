@@ -196,6 +196,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
         return True  # "singing a song" from "singing"
     if _done(a, x, rc, rp):
         return True  # "performing a handstand" from "doing a handstand"
+    if c.low[x] == "top" and 0 < x < len(c.low) - 1 and c.low[x - 1] == "on" and c.low[x + 1] == "of":
+        return True  # "on top of" is "on", a relation read as one (``_relation_set``)
     if _defined_quality(a, x, rc, rp):
         return True  # "a young child" from "a toddler" (WordNet: "a young child")
     return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
@@ -388,15 +390,30 @@ def _between(p: Prepared, i: int, j: int) -> set[str]:
 
 
 def _relation_set(words: list[str]) -> set[str]:
-    # Two-word prepositions that are one relation: "close to" is "near".
+    # Two-word prepositions that are one relation: "close to" is "near", "on top of" is "on".
     for x in range(len(words) - 1):
         if (pair := _TWO_WORD.get((words[x], words[x + 1]))) is not None:
             words = [*words[:x], pair, *words[x + 2 :]]
             break
-    return {_SAME_RELATION.get(w, w) for w in words if w in RELATION_WORDS} - {"of"}
+    found = {_SAME_RELATION.get(w, w) for w in words if w in RELATION_WORDS} - {"of"}
+    if any(_at_foot(words, x) for x in range(len(words))):
+        found.add(_AT_FOOT)  # "at the base of the cliff": at it, and near it (``_implied``)
+    return found
 
 
-_TWO_WORD = {("close", "to"): "near", ("near", "to"): "near"}
+_TWO_WORD = {("close", "to"): "near", ("near", "to"): "near", ("on", "top"): "on"}
+# "At the base / the foot of X" is at X, and near it; the marker stands for the phrase
+# among relation words and states only "near" (one way).
+_FOOT = frozenset(("base", "foot"))
+_AT_FOOT = "at-foot"
+
+
+def _at_foot(words: list[str], x: int) -> bool:
+    """``words[x]`` is "base"/"foot" in "at [the] base of"."""
+    return (
+        words[x] in _FOOT and x + 1 < len(words) and words[x + 1] == "of"
+        and "at" in words[max(0, x - 2) : x] and words[x - 1] in ("at", "the")
+    )  # fmt: skip
 # One relation word that states another, one way only: jumping off a dock is jumping
 # from it (jumping from a dock may be jumping out of it).
 _IMPLIES = {"off": "from"}
@@ -408,9 +425,12 @@ _NEAR_BY = frozenset(("beside", "next", "against", "front", "behind", "alongside
 def _implied(found: set[str], said: set[str]) -> set[str]:
     """The window's relation words, each read as the claim's word it states."""
     out = {w if _IMPLIES.get(w) not in said else _IMPLIES[w] for w in found}
-    if "near" in said and out & _NEAR_BY:
-        # "in front of": its "in" goes with "front".
-        out = (out - _NEAR_BY - ({"in"} if "front" in out else set())) | {"near"}
+    foot = _AT_FOOT in out and _AT_FOOT not in said
+    if foot:
+        out.discard(_AT_FOOT)
+    if "near" in said and (out & _NEAR_BY or foot):
+        # "in front of": its "in" goes with "front"; "at the base of": its "at".
+        out = (out - _NEAR_BY - ({"in"} if "front" in out else set()) - ({"at"} if foot else set())) | {"near"}
     return out
 
 
@@ -547,7 +567,7 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
     return caps, findings
 
 
-_COLOURED = frozenset(("colored", "coloured"))
+_COLOURED = frozenset(("colored", "coloured", "dyed"))
 # Participles that open a phrase after a noun standing for a modifier before it.
 _POSTPOSED = PURPOSE | _COLOURED
 
@@ -912,7 +932,7 @@ def _near_spelled(a: Alignment, x: int, window: list[int]) -> bool:
     word, nxt = c.low[x], c.low[x + 1] if x + 1 < len(c.low) else ""
     if word == "near":
         return any(p.low[z] == "close" and z + 1 < a.t1 and p.low[z + 1] == "to" for z in window) or any(
-            p.low[z] in _NEAR_BY for z in range(a.t0, a.t1)
+            p.low[z] in _NEAR_BY or _at_foot(p.low, z) and p.sent[z - 1] == p.sent[z] for z in range(a.t0, a.t1)
         )
     if word == "close" and nxt == "to":
         return any(p.low[z] == "near" for z in window)
