@@ -162,3 +162,32 @@ def test_adjective_before_ing_compound_supports(premise, claim):
 )
 def test_adjective_before_ing_compound_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# "one" after "another"/"other"/"each", or after an adjective ("a white one"), heads its
+# noun phrase; and a walk back for a subject stops at the "be" of a finished clause
+# once it has passed "and": "a fitter is on the roof and another one is lifting".
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A fitter is on the roof and another one is lifting the hatch",
+         "A fitter is on the roof and the hatch is being lifted by another one"),
+        ("A grey cat and a white one are sleeping by the gate",
+         "A grey cat and another one, which is white, are sleeping by the gate"),
+    ],
+)
+def test_pronoun_one_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        # the first fitter only stands there (the old reading gave him the hatch)
+        ("A fitter is on the roof and another one is lifting the hatch", "The hatch is being lifted by the fitter", None),
+        ("A fitter is on the roof and another one is lifting the hatch", "The fitter is lifting the hatch", None),
+        ("A fitter is lifting another one", "Another one is lifting a fitter", "contradicted"),
+    ],
+)
+def test_pronoun_one_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

@@ -157,6 +157,12 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
             continue  # read with the word before it ("painted *beige*")
         if tag[x - 1 if x > t0 else x] != "N" or x == t0:
             run = 0
+        if _pronoun_one(p, r, x, t0, t1):
+            if tag[x - 1] == "N":
+                tag[x - 1] = "M"  # "a white one"
+            tag[x], r.firm[x] = "N", True  # "another one is grabbing the ball"
+            in_np, det, run = False, False, 0
+            continue
         if w in DETERMINERS or (p.keys[x] or "").startswith("#"):
             det, run, in_np = True, 0, True
             continue
@@ -242,6 +248,24 @@ def _adjective_next(p: Prepared, x: int, t1: int) -> bool:
     ("looks *tired*", not "looks *sale* items")."""
     nxt = _next_word(p, x, t1)
     return bool(nxt) and bool(lexicon.lemmas(nxt, "a")) and not lexicon.lemmas(nxt, "n") and not _verbal_form(nxt)
+
+
+# Determiners after which "one" stands for a noun said before: "another one", "the other one".
+_ONE_AFTER = frozenset(("another", "other", "each"))
+
+
+def _pronoun_one(p: Prepared, r: Reading, x: int, t0: int, t1: int) -> bool:
+    """"one" after "another"/"other"/"each", or after an adjective a determiner opened
+    ("a white one"), with no noun after it, is a noun phrase's head ("another one is
+    grabbing the ball"), not a determiner."""
+    if p.low[x] != "one" or x == t0 or p.clause[x - 1] != p.clause[x]:
+        return False
+    y = x - 1
+    adjective = r.tag[y] == "N" and y > t0 and p.low[y - 1] in DETERMINERS and bool(lexicon.lemmas(p.low[y], "a"))
+    if p.low[y] not in _ONE_AFTER and not adjective:
+        return False
+    nxt = _next_word(p, x, t1)
+    return not nxt or not (_plain(p, x + 1) and _nominal(nxt) and not _verbal_form(nxt)) or nxt in BE
 
 
 def _possessive_have(p: Prepared, x: int, t1: int) -> bool:
@@ -484,6 +508,8 @@ def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
         while y >= t0 and r.tag[y] != "N":
             if r.tag[y] == "V" and r.aux[y]:
                 return after_link if after_link >= 0 else found
+            if after_link >= 0 and p.low[y] in BE and p.low[y] != "'s":
+                return after_link  # "a player is on the floor and another one is …"
             y -= 1
         if y < t0:
             break
