@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import encodings.cp1252
 import itertools
 import logging
 import re
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,7 +35,7 @@ from .htmlstream import hidden_element, stream_html
 from .limits import gunzip
 from .sniff import HTML, clean, decode, lookup, split_bom
 
-__all__ = ["HTML_EXTRACTOR", "HtmlExtractor", "detect_html_hidden"]
+__all__ = ["HTML_EXTRACTOR", "CharsetWarning", "HtmlExtractor", "detect_html_hidden"]
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +64,17 @@ _WEB_ALIASES = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252",
                 "iso8859-9": "cp1254", "utf-16-le": "utf-8", "utf-16-be": "utf-8",
                 "utf-16": "utf-8"}
 
+# The WHATWG Encoding standard's windows-1252: Python's cp1252, with the five bytes it
+# leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) read as the C1 controls of the same
+# number, as every browser reads them. Every byte decodes.
+_WINDOWS_1252 = "".join(chr(byte) if char == "\ufffe" else char
+                        for byte, char in enumerate(encodings.cp1252.decoding_table))
+
 _WHITESPACE = re.compile(r"\s+")
+
+
+class CharsetWarning(UserWarning):
+    """A page declared no charset and was not valid UTF-8: it was read as windows-1252."""
 
 
 class HtmlExtractor:
@@ -73,8 +85,7 @@ class HtmlExtractor:
     ) -> Extracted:
         if data[:2] == b"\x1f\x8b":
             data = gunzip(data, settings, name)
-        encoding, skip = html_encoding(data, name, charset)
-        html = decode(data, skip, encoding, name)
+        html, encoding, skip = _read_page(data, name, charset)
         check_html_depth(html, settings.max_html_depth, name)
         if len(data) > settings.html_full_extract_max_bytes:
             comments = list(comment_bodies(html))
@@ -168,13 +179,21 @@ def _refuse_cut_tree(parser: Any, limit: int, name: str) -> None:
 
 
 def decode_html(data: bytes, name: str, charset: str | None) -> str:
-    """Decode by BOM, else ``charset``, else ``<meta charset>``/XML declaration, else UTF-8."""
-    encoding, skip = html_encoding(data, name, charset)
-    return decode(data, skip, encoding, name)
+    """Decode by BOM, else ``charset``, else ``<meta charset>``/XML declaration, else
+    UTF-8, else (nothing declared and not valid UTF-8) WHATWG windows-1252."""
+    return _read_page(data, name, charset)[0]
 
 
 def html_encoding(data: bytes, name: str, charset: str | None) -> tuple[str, int]:
-    """The codec ``decode_html`` reads ``data`` with, and the length of its byte-order mark."""
+    """The codec a page declares (BOM, ``charset``, ``<meta charset>``/XML declaration),
+    else ``"utf-8"``, and the length of its byte-order mark. A page that declares
+    nothing and is not valid UTF-8 is read as windows-1252 instead (``decode_html``)."""
+    encoding, skip = _declared_encoding(data, name, charset)
+    return encoding or "utf-8", skip
+
+
+def _declared_encoding(data: bytes, name: str, charset: str | None) -> tuple[str | None, int]:
+    """The codec ``data`` declares (``None``: nothing declared), and its BOM's length."""
     encoding, rest = split_bom(data[:4])
     skip = min(4, len(data)) - len(rest)
     if encoding is None:
@@ -183,9 +202,43 @@ def html_encoding(data: bytes, name: str, charset: str | None) -> tuple[str, int
             head = data[:4096]
             found = _META_CHARSET.search(head) or _XML_ENCODING.search(head)
             declared = found.group(1).decode("ascii") if found else None
-        encoding = lookup(declared, name) if declared else "utf-8"
+        if not declared:
+            return None, skip
+        encoding = lookup(declared, name)
         encoding = _WEB_ALIASES.get(encoding, encoding)
     return encoding, skip
+
+
+def _read_page(data: bytes, name: str, charset: str | None) -> tuple[str, str, int]:
+    """The page as text, the codec it was read with and its BOM's length.
+
+    A declared encoding is the author's word: bytes it does not decode are refused
+    (windows-1252, and latin-1 which the web reads as it, decodes every byte). A
+    page that declares nothing is UTF-8 when it is valid UTF-8 (read exactly as it
+    always was); otherwise it is read the way the WHATWG HTML standard has browsers read
+    it, as windows-1252 (the default for English, ADR 0038), with a ``CharsetWarning``
+    naming the first byte that is not UTF-8."""
+    encoding, skip = _declared_encoding(data, name, charset)
+    if encoding == "cp1252":  # windows-1252 or latin-1 declared: the web's, every byte read
+        return _windows_1252(data[skip:] if skip else data), encoding, skip
+    if encoding is not None:
+        return decode(data, skip, encoding, name), encoding, skip
+    try:
+        return data.decode("utf-8"), "utf-8", skip
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        # The message names no file: whoever shows it (ingest --verbose) names it once.
+        warnings.warn(
+            f"no charset declared and not valid UTF-8 (byte 0x{data[exc.start]:02x} at byte "
+            f"offset {exc.start}, line {line}): read as windows-1252, as browsers read it",
+            CharsetWarning, stacklevel=3,
+        )
+    return _windows_1252(data), "cp1252", skip
+
+
+def _windows_1252(data: bytes) -> str:
+    """``data`` read as WHATWG windows-1252 (every byte is a character)."""
+    return codecs.charmap_decode(data, "strict", _WINDOWS_1252)[0]
 
 
 def check_html_depth(html: str, limit: int, name: str) -> None:
