@@ -108,6 +108,10 @@ def test_a_two_word_noun_of_the_premise_accounts_for_its_synonym() -> None:
     assert not lexicon.collocation_licenses("young_man", "boyfriend")
     assert "girl" in _accounting("The girl is reading a map.", "The young woman is reading a map.").licensed
     assert "girl" not in _accounting("The girl is reading a map.", "The woman is reading a map.").licensed
+    # Two nouns WordNet writes as one word: "eye liner" is eyeliner, a cosmetic.
+    assert _accounting("A clerk is selling cosmetics.", "A clerk is selling eye liner.").licensed
+    # An adjective and a noun are not the one word they spell: a gray beard is no graybeard.
+    assert not _accounting("A clerk is greeting someone.", "A clerk with a gray beard is greeting.").licensed
 
 
 def test_a_lower_case_word_reads_its_common_senses_before_a_name() -> None:

@@ -822,10 +822,13 @@ def _phrase_licensed(a: Alignment, x: int, window: list[int]) -> tuple[str | Non
 
 
 def _collocations_at(p: Prepared, heads: list[int]) -> list[str]:
-    """The two-word nouns WordNet lists that end at each of ``heads`` ("young_woman")."""
-    return [f"{p.low[z - 1]}_{p.low[z]}" for z in heads
-            if z > 0 and p.keys[z - 1] is not None and p.clause[z - 1] == p.clause[z]
-            and lexicon.lemmas(f"{p.low[z - 1]}_{p.low[z]}", "n")]  # fmt: skip
+    """The two-word nouns WordNet lists that end at each of ``heads``, as it spells them
+    ("young_woman"; two nouns also as one word: "eye liner" is "eyeliner", but "a gray
+    beard" is no graybeard)."""
+    pairs = [(p.low[z - 1], p.low[z]) for z in heads
+             if z > 0 and p.keys[z - 1] is not None and p.clause[z - 1] == p.clause[z]]  # fmt: skip
+    spelt = [(f"{a}_{b}", a + b if not lexicon.lemmas(a, "a") else "") for a, b in pairs]
+    return [w for pair in spelt for w in pair if w and lexicon.lemmas(w, "n")]
 
 
 # "Do" as a main verb: "doing a handstand" is performing one (WordNet: perform, execute,
