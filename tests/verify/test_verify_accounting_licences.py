@@ -44,6 +44,8 @@ LICENSED = [
     ("'at the base of' is still 'at'", "The hikers are resting at the base of a cliff.",
      "The hikers are resting at a cliff."),
     ("'dyed' beside a colour", "A clerk in a green apron is smiling.", "A clerk in an apron dyed green is smiling."),
+    ("'in their teens' from the derived adjective", "Two teenage clerks are stacking boxes.",
+     "Two clerks in their teens are stacking boxes."),
 ]  # fmt: skip
 
 NOT_LICENSED = [
@@ -67,6 +69,10 @@ NOT_LICENSED = [
     ("'near': the base of another thing", "The hikers are resting at the base of a hill by a cliff.",
      "The hikers are resting near a tree."),
     ("'dyed': another colour", "A clerk in a green apron is smiling.", "A clerk in an apron dyed red is smiling."),
+    ("'in their teens': said of another noun", "Two teenage clerks are greeting a man.",
+     "A man in his teens is greeting two clerks."),
+    ("'in his teens' needs the noun's own adjective", "An elderly clerk is resting.",
+     "A clerk in his teens is resting."),
 ]  # fmt: skip
 
 CONTRADICTED = [

@@ -100,6 +100,7 @@ def account(a: Alignment) -> Accounting:
     findings: list[Finding] = []
     seen: set[str] = set()
     sources: dict[int, list[int]] = {}
+    phrases: list[int] = []
     rc, rp = read(c), read(p, a.t0, a.t1)
     for x in range(len(c.keys)):
         k = c.keys[x]
@@ -138,6 +139,10 @@ def account(a: Alignment) -> Accounting:
         if _said_otherwise(a, x, window, rc, rp):
             licensed.add(k)
             continue
+        if _age_phrase(a, x, rc, rp):
+            licensed.add(k)  # "girls in their teens" from "teenage girls"
+            phrases.append(x)  # its "in" binds no other claim word (``_relations``)
+            continue
         if other is not None and lexicon.exclusive(p.low[other], word, pos_of(p, rp, other), c_pos):
             findings.append(_contra("lexicon", f"substitution:'{word}' vs '{p.low[other]}'"))
         elif other is None and (rival := _exclusive_in_sentence(a, word, free)) is not None:
@@ -152,7 +157,7 @@ def account(a: Alignment) -> Accounting:
         caps.append(role)
     elif (turned := _participle_turned(a)) is not None:
         caps.append(turned)
-    caps_rel, found_rel = _relations(a)
+    caps_rel, found_rel = _relations(a, frozenset(y - 2 for y in phrases))
     caps_gov, found_gov = _governing(a, sources)
     caps_rel += caps_gov
     found_rel += found_gov
@@ -512,7 +517,9 @@ def _reordered_alike(
     return bool(_between(c, left + 1, right) & _between(p, pr - 3, pr))
 
 
-def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
+def _relations(a: Alignment, own: frozenset[int] = frozenset()) -> tuple[list[str], list[Finding]]:
+    """The relation words between aligned neighbours (``own``: claim tokens of a phrase
+    accounted as a whole, whose relation word binds neither neighbour)."""
     c, p = a.claim, a.passage
     where = dict(_unique_positions(a))
     rp = read(p, a.t0, a.t1)
@@ -524,7 +531,7 @@ def _relations(a: Alignment) -> tuple[list[str], list[Finding]]:
         pl, pr = where[left], where[right]
         if c.clause[left] != c.clause[right] or p.sent[pl] != p.sent[pr]:
             continue
-        said = _between(c, left + 1, right)
+        said = _between(c, left + 1, right) - {c.low[y] for y in own if left < y < right}
         if pr < pl or pr - pl > _RELATION_REACH:
             if said and pr < pl and not _reordered_alike(c, p, rp, left, right, pl, pr):
                 # "a man in a hat" from "a harp played with a hat by a man".
@@ -889,6 +896,25 @@ def _subjects_before(p: Prepared, rp: Reading, z: int, t0: int) -> list[int]:
             break
         s = y - 1  # "a man on a bike": the man is the one doing
     return out
+
+
+_POSSESSIVE = frozenset(("his", "her", "their"))
+
+
+def _age_phrase(a: Alignment, x: int, rc: Reading, rp: Reading) -> bool:
+    """Claim noun ``x`` ends "<noun> in his/her/their <x>" where the window qualifies
+    that noun with the adjective WordNet derives from ``x`` ("teenage girls" are girls
+    in their teens)."""
+    c, p = a.claim, a.passage
+    if x < 3 or c.low[x - 1] not in _POSSESSIVE or c.low[x - 2] != "in" or rc.tag[x - 3] != "N":
+        return False
+    h = c.keys[x - 3]
+    forms = lexicon.lemmas(c.low[x], "n")
+    return any(
+        rp.tag[z] == "M" and rp.head[z] >= 0 and p.keys[rp.head[z]] == h and lexicon.lemmas(p.low[z], "a")
+        and any(lexicon.relation(p.low[z], form, "a", "n") == "synonym" for form in forms)
+        for z in range(a.t0, a.t1)
+    )  # fmt: skip
 
 
 def _defined_quality(a: Alignment, x: int, rc: Reading, rp: Reading) -> bool:
