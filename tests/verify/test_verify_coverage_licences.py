@@ -36,6 +36,8 @@ SUPPORTED = [
     ("modifiers in a series, one phrase",
      "The dancers are wearing costumes which are red, gold and white.",
      "The dancers are wearing red, gold and white costumes."),
+    ("a plural possessive is one phrase", "The porters' trolley is blocking the door.",
+     "The trolley of the porters is blocking the door."),
     ("modifiers in a series, with a serial comma",
      "The dancers are wearing costumes which are red, gold and white.",
      "The dancers are wearing red, gold, and white costumes."),
@@ -48,6 +50,8 @@ CONTRADICTED = [
      "Kids are feeding the ducks."),
     ("co-hyponyms opening the claim", "Men are feeding the ducks.", "Women are feeding the ducks."),
     ("a hyponym for its hypernym", "People are feeding the ducks.", "Men are feeding the ducks."),
+    ("plural possessives traded", "The clerks' dog is chasing the porters' cat.",
+     "The porters' dog is chasing the clerks' cat."),
     ("a name where the claim has a common word", "Rollo is feeding the ducks.",
      "Kids are feeding the ducks."),
     ("the hypernym's kind, the wrong way", "Weights are being lifted by the clerk.",
@@ -112,3 +116,10 @@ def test_a_series_of_modifiers_before_a_noun_is_one_clause() -> None:
 ])
 def test_a_comma_outside_a_series_of_modifiers_still_ends_a_clause(text: str) -> None:
     assert len(_clauses(text)) > 1
+
+
+def test_a_plural_possessive_is_no_closing_quote() -> None:
+    assert len(_clauses("The clerks' dog is chasing the porters' cat.")) == 1
+    assert len(_clauses("The nurses' union met. The boys' dog barked.")) == 2  # two sentences
+    # A quote opened before it: the apostrophe closes the quote.
+    assert len(_clauses("He called them 'the boys' and left.")) > 1

@@ -92,6 +92,8 @@ class Prepared:
             if before < 0 or m.start() >= ends[before]:
                 if m.group() == "," and _series_comma(folded, low, starts, ends, before):
                     continue  # "black, pink and white uniforms": one phrase
+                if m.group() == "'" and _plural_possessive(folded, m.start(), self.sentences):
+                    continue  # "the boys' dog": one phrase
                 gaps.append(m.start())
         clause = [i + bisect_left(gaps, x) for i, x in zip(sent, starts)]
         self.low, self.keys, self.starts, self.ends = low, keys, starts, ends
@@ -248,6 +250,24 @@ def _series_comma(folded: str, low: list[str], starts: list[int], ends: list[int
         return False
     last, noun = x + 2, x + 3  # "… and white uniforms": the last member, then its noun
     return all(_modifier(low[m]) for m in (*members, last)) and _noun(low[noun])
+
+
+_OPENING_QUOTE = re.compile(r"(?<!\w)'(?=\w)")
+_CLOSING_QUOTE = re.compile(r"(?<=\w)'(?!\w)")
+
+
+def _plural_possessive(folded: str, at: int, sentences: list[tuple[int, int]]) -> bool:
+    """The apostrophe at ``at`` marks a plural possessive ("the boys' dog", "the
+    nurses' union"), not a closing quote: it follows an "s", a word follows it, and no
+    quote opened earlier in its sentence is still open."""
+    if at == 0 or folded[at - 1] != "s" or not folded[at + 1 : at + 3].startswith(" "):
+        return False
+    if not folded[at + 2 : at + 3].isalpha():
+        return False
+    i = bisect_right(sentences, (at, len(folded))) - 1
+    start = sentences[i][0] if i >= 0 else 0
+    before = folded[start:at]
+    return len(_OPENING_QUOTE.findall(before)) <= len(_CLOSING_QUOTE.findall(before))
 
 
 @lru_cache(maxsize=65536)
