@@ -191,3 +191,32 @@ def test_pronoun_one_supports(premise, claim):
 )
 def test_pronoun_one_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# A window noun and the word before it that WordNet lists as one noun ("young woman",
+# "base runner"; two nouns also closed up: "eye liner" is eyeliner) fill the roles of
+# the word that noun licenses ("girl", "player", "cosmetics"), as in the accounting.
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A young woman is singing by the gate", "A girl is singing by the gate"),
+        ("A fitter is applying eye liner to a clerk", "A fitter is applying cosmetics to a clerk"),
+        ("The clerk is chasing the base runner", "The clerk is chasing the player"),
+    ],
+)
+def test_window_collocation_roles_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        ("A clerk is greeting a young woman", "A girl is greeting a clerk", "contradicted"),
+        ("A young woman is watching a clerk who is singing", "A girl is singing", None),
+        ("A fitter is applying eye liner to a clerk", "A clerk is applying cosmetics to a fitter", "contradicted"),
+        # an adjective and a noun that WordNet does not list as one noun
+        ("The old woman is singing", "The girl is singing", None),
+    ],
+)
+def test_window_collocation_roles_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

@@ -97,9 +97,12 @@ class _Pair:
             members = partitive_of(c, self.rc, x)  # "a piece of bread" is bread
         if members >= 0 and self._same(z, members):
             return True
-        # A collocation ending in the word ("table tennis", "ping pong").
-        ours, theirs = _collocations(c, x), _collocations(p, z) + [p.low[z]]
-        return any(lexicon.licenses(t, o) for o in ours for t in theirs)
+        # A collocation ending in the word ("table tennis", "ping pong"), on either side
+        # or both: "a young woman" says "a girl", "eye liner" (eyeliner) "cosmetics".
+        ours, theirs = _collocations(c, x), _collocations(p, z)
+        return any(lexicon.licenses(t, o) for o in ours for t in [*theirs, p.low[z]]) or any(
+            lexicon.licenses(t, c.low[x]) for t in theirs
+        )
 
     def places(self, x: int) -> list[int]:
         """Window tokens that say claim token ``x``: the same key, else a licensing word."""
@@ -479,6 +482,8 @@ def _collocations(t: Prepared, x: int) -> list[str]:
     found = []
     if x > 0 and t.keys[x - 1] is not None and t.clause[x - 1] == t.clause[x]:
         found.append(f"{t.low[x - 1]}_{t.low[x]}")
+        if not lexicon.lemmas(t.low[x - 1], "a"):
+            found.append(t.low[x - 1] + t.low[x])  # "eye liner" is "eyeliner", "a gray beard" no graybeard
     if x + 2 < len(t.low) and t.low[x + 1] == "of" and t.keys[x + 2] is not None and t.clause[x + 2] == t.clause[x]:
         found.append(f"{t.low[x]}_of_{t.low[x + 2]}")
     return [w for joined in found for w in (joined, joined.replace("_", "-")) if lexicon.lemmas(w, "n")]
