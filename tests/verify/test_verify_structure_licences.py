@@ -220,3 +220,55 @@ def test_window_collocation_roles_supports(premise, claim):
 )
 def test_window_collocation_roles_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# Adjectives listed with "and"/"or" (and commas) before a noun all qualify it: "the tall
+# and green grass" is tall grass (the first was read as a noun that "and" ended).
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A grey cat is running through the tall and green grass", "A grey cat is running through the tall grass"),
+        ("A fitter is carrying a heavy, old and grey box", "A fitter is carrying a heavy box"),
+        ("The clerks are wearing coats which are black, red and yellow", "The clerks are wearing red coats"),
+    ],
+)
+def test_adjective_list_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        # a noun ends the list: "the dog park and the green grass" is no green park
+        ("A grey cat is running through the dog park and the green grass",
+         "A grey cat is running through the green park", None),
+        ("A fitter is carrying a heavy and grey box", "A fitter is carrying a heavy and grey cat", None),
+    ],
+)
+def test_adjective_list_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)
+
+
+# A modifier qualifies only its own noun phrase, whatever "and" joins it to: "a grey cat
+# and a heavy box" says no grey box (a predicate may still be said of joined subjects).
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A clerk and a fitter who are tall are singing", "A tall clerk is singing"),
+        ("A clerk is holding a heavy box and a grey cat", "The clerk is holding a grey cat"),
+    ],
+)
+def test_modifier_scope_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        ("A heavy box and a grey cat are by the gate", "A grey box is by the gate", None),
+        ("A clerk is holding a heavy box and a grey cat", "The clerk is holding a grey box", None),
+        ("A clerk is holding a box and a grey cat", "The clerk is holding a grey box and a cat", None),
+    ],
+)
+def test_modifier_scope_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

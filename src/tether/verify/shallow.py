@@ -204,6 +204,8 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
             in_np = True
         elif prev == "and" and y > t0 and tag[y - 1] == "J" and not _verbal_form(w):
             tag[x], r.head[x] = "J", -2  # "which is black and white": the same subject
+        elif x > t0 and p.clause[x] != p.clause[x - 1] and tag[x - 1] == "J" and _listed_predicate(p, x, t1):
+            tag[x], r.head[x] = "J", -2  # "which are black, pink and white": the same subject
         elif prev == "and" and seen_verb and w.endswith("ing") and _verbal(w):
             tag[x] = "V"  # "running in the grass and racing a dog"
             in_np = True
@@ -231,6 +233,7 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         if tag[x] != "N":
             det = False
         seen_verb = seen_verb or tag[x] == "V"
+    _adjective_lists(p, r, t0, t1)
 
 
 # Light verbs that are stop words: after a form of "be" and before a noun phrase they
@@ -381,9 +384,60 @@ def _np_head(p: Prepared, r: Reading, x: int, t1: int) -> int:
         if p.low[y] in PREPOSITIONS or p.low[y] in BE or p.low[y] in _LINKS:
             return -1
         y += 1
-    while y < t1 and p.clause[y] == clause and r.tag[y] == "M":
+    while y < t1 and (r.tag[y] == "M" and (p.clause[y] == clause or _in_list(p, r, y)) or _list_link(p, r, y, t1)):
         y += 1
     return y if y < t1 and r.tag[y] == "N" else -1
+
+
+def _adjective(p: Prepared, y: int) -> bool:
+    return bool(lexicon.lemmas(p.low[y], "a")) and not _verbal_form(p.low[y])
+
+
+def _listed_predicate(p: Prepared, x: int, t1: int) -> bool:
+    """An adjective opening a clause after a predicate, the next item of its list
+    ("are black, *pink* and white")."""
+    return _adjective(p, x) and _next_word(p, x, t1) in ("and", "or", "")
+
+
+def _list_link(p: Prepared, r: Reading, y: int, t1: int) -> bool:
+    """"and"/"or" between two modifiers of one head ("black *and* white uniforms")."""
+    return p.low[y] in ("and", "or") and y + 1 < t1 and r.tag[y + 1] == "M" and y > 0 and r.tag[y - 1] == "M"
+
+
+def _in_list(p: Prepared, r: Reading, y: int) -> bool:
+    """Modifier ``y`` follows a listed modifier across a comma ("black, *pink*")."""
+    return y > 0 and r.tag[y - 1] == "M" and p.clause[y - 1] != p.clause[y]
+
+
+def _adjective_lists(p: Prepared, r: Reading, t0: int, t1: int) -> None:
+    """"the tall and green grass", "black, pink and white uniforms": adjectives listed
+    with "and"/"or" (and commas) before a noun's modifier all qualify that noun; the
+    first was read as a noun of its own, the head of a phrase "and" ended."""
+    tag = r.tag
+    for z in range(t0 + 1, t1):
+        if tag[z] != "M" or tag[z - 1] == "M":
+            continue
+        cur, items = z, []
+        while cur > t0:
+            prev = cur - 1
+            if p.low[prev] in ("and", "or"):
+                cand = prev - 1
+            elif p.clause[prev] != p.clause[cur]:
+                cand = prev
+            else:
+                break
+            run = []
+            while cand >= t0 and tag[cand] in ("N", "M") and _adjective(p, cand):
+                run.append(cand)  # "black, pink": a comma in a series ends no clause
+                if cand - 1 < t0 or p.clause[cand - 1] != p.clause[cand] or tag[cand - 1] not in ("N", "M"):
+                    break
+                cand -= 1
+            if not run or (run[-1] > t0 and tag[run[-1] - 1] in ("N", "M") and p.clause[run[-1] - 1] == p.clause[run[-1]]):
+                break  # "the dog park and white uniforms": a noun, not a list of adjectives
+            items += run
+            cur = run[-1]
+        for y in items:
+            tag[y] = "M"
 
 
 def _plain(p: Prepared, y: int) -> bool:
@@ -515,7 +569,8 @@ def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
             break
         z = y
         w = z - 1
-        while w >= t0 and (r.tag[w] in ("N", "M") or p.low[w] in DETERMINERS or manner_adverb(p.low[w])):
+        while w >= t0 and (r.tag[w] in ("N", "M") or p.low[w] in DETERMINERS or manner_adverb(p.low[w])
+                           or _list_link(p, r, w, len(p.low))):  # fmt: skip
             w -= 1
         found = z if r.tag[w + 1] != "N" or w + 1 == z else w + 1
         if w < t0 or p.clause[w] != p.clause[z] and p.low[w] not in _RELATIVE:
@@ -574,7 +629,7 @@ def _link_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         t = tag[x]
         if t == "M":
             z = x + 1
-            while z < t1 and tag[z] == "M":
+            while z < t1 and (tag[z] == "M" or _list_link(p, r, z, t1)):
                 z += 1
             r.head[x] = z if z < t1 and tag[z] == "N" else -1
         elif t == "J":
