@@ -412,7 +412,14 @@ def _head_differs(pair: _Pair, x: int, zs: list[int]) -> str | None:
     heads = []
     for z in zs:
         theirs = _heads(rp, z)
-        if not theirs or any(pair.same(hz, h) for hz in theirs for h in mine):
+        # A modifier qualifies its own phrase only ("a grey cat and a heavy box": the
+        # box is not grey); a predicate may be said of subjects joined by "and".
+        if not theirs or any(
+            pair._same(zz, xx)
+            for hz in theirs for h in mine
+            for zz in ([hz] if rp.tag[z] == "M" else partners(p, rp, hz))
+            for xx in ([h] if rc.tag[x] == "M" else partners(c, rc, h))
+        ):  # fmt: skip
             return None
         heads.append(theirs[-1])
     h = mine[-1]
