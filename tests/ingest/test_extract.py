@@ -347,9 +347,16 @@ def test_html_declared_charset(settings: Settings) -> None:
     assert out.text == "Café crème."
 
 
-def test_html_undeclared_non_utf8_is_refused(settings: Settings) -> None:
-    with pytest.raises(InputError, match="byte offset 15"):
-        extract_bytes(b"<p>abcdefghijkl\xe9</p>", media_type="text/html", settings=settings)
+def test_html_undeclared_non_utf8_is_read_as_windows_1252(settings: Settings) -> None:
+    with pytest.warns(UserWarning, match="byte offset 15"):
+        out = extract_bytes(b"<p>abcdefghijkl\xe9</p>", media_type="text/html", settings=settings)
+    assert "abcdefghijkl\u00e9" in out.text
+
+
+def test_html_undeclared_utf8_with_a_stray_byte_is_refused(settings: Settings) -> None:
+    # Mostly UTF-8 ("é" as C3 A9): read as windows-1252 the rest would come out "Ã©".
+    with pytest.raises(InputError, match="not valid utf-8: byte 0xe9 at byte offset 16"):
+        extract_bytes(b"<p>caf\xc3\xa9 abcdefg\xe9</p>", media_type="text/html", settings=settings)
 
 
 def test_html_unknown_charset_is_refused(settings: Settings) -> None:

@@ -83,10 +83,17 @@ def test_an_undeclared_latin1_page_ingests_with_its_text(settings: Settings) -> 
 
 
 def test_the_warning_names_the_first_byte_that_is_not_utf8() -> None:
-    page = b"<p>line one</p>\n<p>caf\xc3\xa9 and then na\xefve</p>"  # UTF-8 é, then a latin-1 ï
+    page = b"<p>line one</p>\n<p>the cafe and then na\xefve</p>"
     out, heard = _extract(page)
     assert heard == [_said(0xEF, page.index(b"\xef"), 2)]
-    assert "cafÃ© and then naïve" in out.text  # the whole page is one encoding
+    assert "the cafe and then na\u00efve" in out.text
+
+
+def test_utf8_with_a_stray_byte_is_still_refused() -> None:
+    # UTF-8 "é" (C3 A9), then a latin-1 "ï": read as windows-1252, "é" would be "Ã©".
+    page = b"<p>line one</p>\n<p>caf\xc3\xa9 and then na\xefve</p>"
+    with pytest.raises(InputError, match="not valid utf-8: byte 0xef"):
+        _extract(page)
 
 
 @pytest.mark.parametrize("settings", [Settings(), STREAMED], ids=["tree", "streamed"])

@@ -70,6 +70,16 @@ _WEB_ALIASES = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252",
 _WINDOWS_1252 = "".join(chr(byte) if char == "\ufffe" else char
                         for byte, char in enumerate(encodings.cp1252.decoding_table))
 
+# A multi-byte UTF-8 sequence: in a page that also holds bytes UTF-8 refuses, the page
+# is UTF-8 with a stray byte (or cannot be told from it), and read as windows-1252
+# every other non-ASCII character of it would come out garbled ("é" as "Ã©"). Genuine
+# windows-1252 text rarely has one (a letter such as "Ã" before a symbol such as "©").
+_UTF8_SEQUENCE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
+)
+
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -226,6 +236,8 @@ def _read_page(data: bytes, name: str, charset: str | None) -> tuple[str, str, i
     try:
         return data.decode("utf-8"), "utf-8", skip
     except UnicodeDecodeError as exc:
+        if _UTF8_SEQUENCE.search(data):  # UTF-8 with a broken byte, or no telling which
+            return decode(data, skip, "utf-8", name), "utf-8", skip  # refused, as it was
         line = data.count(b"\n", 0, exc.start) + 1
         # The message names no file: whoever shows it (ingest --verbose) names it once.
         warnings.warn(
