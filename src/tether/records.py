@@ -8,10 +8,12 @@ shape the CLI, the service and the audit log print. Character ranges are always
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 __all__ = [
+    "OUTCOME_RANK",
     "Answer",
     "AnswerSentence",
     "Citation",
@@ -20,10 +22,11 @@ __all__ = [
     "Dropped",
     "Hit",
     "Kind",
-    "OUTCOME_RANK",
     "Outcome",
     "Passage",
+    "Piece",
     "Probe",
+    "SlicedPassages",
     "Verdict",
     "Version",
     "to_json",
@@ -95,6 +98,51 @@ class Passage:
     # (("grep(1)", "OPTIONS", "-v, --invert-match")); shown joined with " › ".
     heading: tuple[str, ...] = ()
 
+
+
+# A passage as ``SlicedPassages`` keeps it: (passage_id, start, end, region, flags, heading).
+Piece = tuple[str, int, int, str | None, tuple[str, ...], tuple[str, ...]]
+
+
+class SlicedPassages(Sequence[Passage]):
+    """Passages that are slices of one version's text, with their document's kind and
+    process, kept as ``pieces`` and made ``Passage`` records only when read: ingest's
+    writer gets a document's passages so from a worker, and the SQLite store writes
+    their rows from the pieces (building the records was a tenth of its time)."""
+
+    __slots__ = ("doc_id", "kind", "pieces", "process", "text", "version")
+
+    def __init__(self, doc_id: str, version: str, text: str, kind: Kind, process: str | None,
+                 pieces: Sequence[Piece]) -> None:
+        self.doc_id, self.version, self.text = doc_id, version, text
+        self.kind, self.process, self.pieces = kind, process, tuple(pieces)
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    @overload
+    def __getitem__(self, index: int) -> Passage: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Passage, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Passage | tuple[Passage, ...]:
+        if isinstance(index, slice):
+            return tuple(map(self._passage, self.pieces[index]))
+        return self._passage(self.pieces[index])
+
+    def __iter__(self) -> Iterator[Passage]:
+        return map(self._passage, self.pieces)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, so not hashable
+
+    def _passage(self, piece: Piece) -> Passage:
+        passage_id, start, end, region, flags, heading = piece
+        return Passage(passage_id, self.doc_id, self.version, start, end, self.text[start:end],
+                       self.kind, region, self.process, flags, heading)
 
 @dataclass(frozen=True, slots=True)
 class Hit:

@@ -24,7 +24,7 @@ from typing import Any
 from .. import ids
 from ..config import Settings
 from ..errors import InputError, TetherError
-from ..records import KINDS, PUBLIC, Document, Passage, Version
+from ..records import KINDS, PUBLIC, Document, Passage, Piece, SlicedPassages, Version
 from ..store import Store
 from ..store.protocols import FileRecord
 from ..text import instructions as injection
@@ -308,40 +308,33 @@ class Built:
     name: str
     document: Document
     version: Version
-    passages: tuple[Passage, ...]
-    hidden_flags: tuple[str, ...]
+    passages: Sequence[Passage]
+    # Every passage's flags and those of hidden HTML text, which extraction drops, so
+    # no passage carries them; the result reports them (observability only).
+    flags: tuple[str, ...]
     dropped: tuple[tuple[str, int], ...]
-
-    @property
-    def flags(self) -> tuple[str, ...]:
-        # Hidden HTML text is dropped by extraction, so no passage carries its flags;
-        # the result reports them (observability only).
-        return tuple(sorted({f for p in self.passages for f in p.flags} | set(self.hidden_flags)))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (worker to writer) with each passage as the few fields of its own:
         its text is a slice of the version's and the rest is the document's, so the
-        writer rebuilds it instead of unpickling a dataclass field by field (that was
-        a fifth of the writer's time). Passages that are not such slices (none that
-        ``build_document`` makes) travel whole."""
+        writer gets them as ``SlicedPassages`` instead of unpickling a dataclass field
+        by field (that was a fifth of the writer's time). Passages that are not such
+        slices (none that ``build_document`` makes) travel whole."""
         doc, version, text = self.document, self.version, self.version.text
-        own = [(p.passage_id, p.start, p.end, p.region, p.flags, p.heading) for p in self.passages
-               if p.doc_id == doc.doc_id and p.version == version.version and p.kind == doc.kind
-               and p.process == doc.process and p.text == text[p.start : p.end]]
-        fields = (self.name, doc, version, self.hidden_flags, self.dropped)
-        if len(own) != len(self.passages):
-            return (Built, (*fields[:3], self.passages, *fields[3:]))
-        return (_rebuilt, (fields, tuple(own)))
+        pieces = [(p.passage_id, p.start, p.end, p.region, p.flags, p.heading) for p in self.passages
+                  if p.doc_id == doc.doc_id and p.version == version.version and p.kind == doc.kind
+                  and p.process == doc.process and p.text == text[p.start : p.end]]
+        fields = (self.name, doc, version, self.flags, self.dropped)
+        if len(pieces) != len(self.passages):
+            return (Built, (*fields[:3], tuple(self.passages), *fields[3:]))
+        return (_rebuilt, (fields, tuple(pieces)))
 
 
-def _rebuilt(fields: tuple[Any, ...], own: tuple[tuple[Any, ...], ...]) -> Built:
-    name, document, version, hidden_flags, dropped = fields
-    doc_id, number, text, kind, process = (document.doc_id, version.version, version.text,
-                                           document.kind, document.process)
-    passages = tuple(Passage(passage_id, doc_id, number, start, end, text[start:end], kind, region,
-                             process, flags, heading)
-                     for passage_id, start, end, region, flags, heading in own)
-    return Built(name, document, version, passages, hidden_flags, dropped)
+def _rebuilt(fields: tuple[Any, ...], pieces: tuple[Piece, ...]) -> Built:
+    name, document, version, flags, dropped = fields
+    passages = SlicedPassages(document.doc_id, version.version, version.text, document.kind,
+                              document.process, pieces)
+    return Built(name, document, version, passages, flags, dropped)
 
 
 def build_document(
@@ -376,9 +369,9 @@ def build_document(
         created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         regions=extracted.regions,
     )
-    passages = build_passages(version, document, max_chars=settings.passage_chars)
-    return Built(name, document, version, tuple(passages), tuple(extracted.hidden_flags),
-                 tuple(extracted.dropped))
+    passages = tuple(build_passages(version, document, max_chars=settings.passage_chars))
+    flags = tuple(sorted({f for p in passages for f in p.flags} | set(extracted.hidden_flags)))
+    return Built(name, document, version, passages, flags, tuple(extracted.dropped))
 
 
 def _put(store: Store, built: Built) -> IngestResult:

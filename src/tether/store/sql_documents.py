@@ -9,9 +9,8 @@ document's passages into its full-text index) and its own ``search``/``term_coun
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from functools import lru_cache
 from typing import Any, Protocol
 
 from ..records import Document, Passage, Version
@@ -25,8 +24,7 @@ from .rows import (
     version_from_row,
 )
 
-__all__ = ["PASSAGE_COLUMNS", "Cursor", "SQLBase", "SQLDocuments", "indexed", "passage_rows",
-           "passage_values"]
+__all__ = ["PASSAGE_COLUMNS", "Cursor", "SQLBase", "SQLDocuments", "indexed", "passage_values"]
 
 # A passage row as both backends write and read it (PostgreSQL's passages also carry
 # ``acl`` and ``tsv``, SQLite's a rowid; reading names the columns so neither comes back).
@@ -69,25 +67,6 @@ def indexed(document: Document) -> tuple[Any, ...]:
 def passage_values(dialect: Dialect, p: Passage) -> tuple[Any, ...]:
     return (p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region, p.process,
             dialect.list_value(flag_column(p.flags, p.heading)), p.text)
-
-
-def passage_rows(dialect: Dialect, passages: Sequence[Passage]) -> list[tuple[Any, ...]]:
-    """``passage_values`` of each passage, the list column encoded once per distinct
-    (flags, heading path) while it stays among the recent ones: a document's passages
-    share a few paths, and documents of one kind share theirs (602 text files: 8,366
-    encodings one document at a time, 2,851 across them). SQLite keeps the value as
-    text, so rows may share it."""
-    # Keyed by the encoder, not the dialect: a dataclass hashes every field at each call.
-    column, encode = _list_column, dialect.list_value
-    return [(p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region, p.process,
-             column(encode, p.flags, p.heading), p.text) for p in passages]
-
-
-@lru_cache(maxsize=4096)
-def _list_column(
-    encode: Callable[[Sequence[str]], Any], flags: tuple[str, ...], heading: tuple[str, ...]
-) -> Any:
-    return encode(flag_column(flags, heading))
 
 
 class SQLBase:

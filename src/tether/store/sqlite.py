@@ -11,23 +11,23 @@ and ``sql_records`` in the ``SQLITE`` dialect, over the schema of ``migrations``
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..errors import StoreError
-from ..records import Hit, Passage
+from ..records import Hit, Passage, SlicedPassages
 from .busy import BUSY_DEADLINE_S, RetryingConnection, is_busy, retry_busy
 from .dialect import SQLITE, fts5_query
 from .migrations import MIGRATIONS, schema_script
-from .rows import document_from_row, passage_from_row
-from .sql_documents import PASSAGE_COLUMNS, SQLDocuments, passage_rows
+from .rows import document_from_row, flag_column, passage_from_row
+from .sql_documents import PASSAGE_COLUMNS, SQLDocuments
 from .sql_files import SQLFiles
 from .sql_records import SQLRecords
 from .sqlite_check import sqlite_problems
@@ -45,10 +45,33 @@ _SCHEMA = schema_script(SQLITE)
 _SCHEMA_OBJECTS = frozenset(
     re.findall(r"CREATE (?:VIRTUAL )?(?:TABLE|INDEX) IF NOT EXISTS (\w+)", _SCHEMA)
 )
-_INSERT_PASSAGE = "INSERT INTO passages ({}) VALUES ({})".format(
+_INSERT_PASSAGE = "INSERT INTO passages (rowid, {}) VALUES (?, {})".format(
     ", ".join(f'"{c}"' for c in PASSAGE_COLUMNS), ",".join("?" * len(PASSAGE_COLUMNS))
 )
 
+
+
+def _passage_rows(passages: Sequence[Passage], first_rowid: int) -> list[tuple[Any, ...]]:
+    """The rows of ``passages``, rowids from ``first_rowid`` on, the flag column (JSON)
+    encoded once per distinct (flags, heading path) while it stays among the recent
+    ones: a document's passages share a few paths, and documents of one kind share
+    theirs (602 text files: 8,366 encodings one document at a time, 2,851 across
+    them). SQLite keeps the value as text, so rows may share it."""
+    if isinstance(passages, SlicedPassages):  # from an ingest worker: the rows alone
+        doc_id, version, text, kind, process = (passages.doc_id, passages.version, passages.text,
+                                                passages.kind, passages.process)
+        return [(rowid, passage_id, doc_id, version, start, end, kind, region, process,
+                 _flag_column(flags, heading), text[start:end])
+                for rowid, (passage_id, start, end, region, flags, heading)
+                in enumerate(passages.pieces, first_rowid)]
+    return [(rowid, p.passage_id, p.doc_id, p.version, p.start, p.end, p.kind, p.region,
+             p.process, _flag_column(p.flags, p.heading), p.text)
+            for rowid, p in enumerate(passages, first_rowid)]
+
+
+@lru_cache(maxsize=4096)
+def _flag_column(flags: tuple[str, ...], heading: tuple[str, ...]) -> str:
+    return SQLITE.list_value(flag_column(flags, heading))
 
 _HIT_COLUMNS = (
     "p.*, d.source, d.title, d.license, d.fetched_at, d.media_type, d.acl,"
@@ -110,9 +133,11 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
         self._lock = threading.RLock()
         self._batched = False  # inside ``batch``: transactions are savepoints
         # What the open write transaction left for the FTS5 index (``_index_written``):
-        # documents whose passages it wrote, and (rowid, text) of entries to take out.
-        self._unindexed: dict[str, None] = {}
+        # the (rowid, text) of each document's passages it wrote, and of entries to
+        # take out; and the rowid its next passage gets.
+        self._unindexed: dict[str, list[tuple[int, str]]] = {}
         self._stale: list[tuple[int, str]] = []
+        self._next_rowid = 0
 
     def _migrate(self) -> None:
         """Bring the file up to date: every migration, in one transaction (each
@@ -173,13 +198,14 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             raise
         self._unindexed.clear()
         self._stale.clear()
+        self._next_rowid = 0  # read when the transaction first writes passages
 
     def _rollback(self) -> None:
         if self._db.in_transaction:  # SQLite may have rolled back itself (a full disk)
             self._db.execute("ROLLBACK")
 
     def _savepoint(self) -> Iterator[sqlite3.Connection]:
-        written, stale = len(self._unindexed), len(self._stale)
+        unindexed, stale = dict(self._unindexed), len(self._stale)
         self._db.execute("SAVEPOINT one_write")
         try:
             yield self._db
@@ -187,9 +213,8 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             if self._db.in_transaction:  # SQLite may have rolled the batch back itself
                 self._db.execute("ROLLBACK TO one_write")
                 self._db.execute("RELEASE one_write")
-            # What this write queued for the index goes with it (only keys were added).
-            for doc_id in list(self._unindexed)[written:]:
-                del self._unindexed[doc_id]
+            # What this write queued for the index goes with it (its rowids stay unused).
+            self._unindexed = unindexed
             del self._stale[stale:]
             raise
         else:
@@ -235,36 +260,40 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
         # pending entries as a new segment at each savepoint of a batch (602 text
         # files: 0.19-0.21 s of CPU, against 0.07 s at the end). Rows indexed before
         # this transaction leave the index with the text they were made from, so
-        # that text is read before they go.
+        # that text is read before they go. Rowids are given here, so the entries to
+        # index are known without reading the rows back.
         if stored and doc_id not in self._unindexed:
             rows = cur.execute("SELECT rowid, text FROM passages WHERE doc_id=?", (doc_id,))
             self._stale += ((rowid, text) for rowid, text in rows)
-        self._unindexed[doc_id] = None
         if stored:
             cur.execute("DELETE FROM passages WHERE doc_id=?", (doc_id,))
-        if passages:
-            cur.executemany(_INSERT_PASSAGE, passage_rows(SQLITE, passages))
+        if not self._next_rowid:
+            self._next_rowid = cur.execute("SELECT coalesce(max(rowid), 0) + 1 FROM passages").fetchone()[0]
+        rows = _passage_rows(passages, self._next_rowid)
+        if rows:
+            cur.executemany(_INSERT_PASSAGE, rows)
+        self._next_rowid += len(rows)
+        # A document written again in this transaction is indexed as it is now.
+        self._unindexed.pop(doc_id, None)
+        self._unindexed[doc_id] = [(row[0], row[-1]) for row in rows]
 
     def _index_written(self) -> None:
         """Bring the FTS5 index up to what this transaction wrote: the stale entries
         out, the passages of every document written in it in (a document written
-        twice, or deleted, is read as it is now), in rowid order: FTS5 flushes a
-        segment whenever a rowid is lower than the last (twice the cost in document
-        order). Inside the transaction, so a failure here rolls it back whole, as a
-        refused commit would. Until then a search on this connection misses them;
-        none runs inside a write (the lock is held)."""
+        twice, or deleted, as it is now), in rowid order: FTS5 flushes a segment
+        whenever a rowid is lower than the last (twice the cost in document order).
+        Inside the transaction, so a failure here rolls it back whole, as a refused
+        commit would. Until then a search on this connection misses them; none runs
+        inside a write (the lock is held)."""
         if self._stale:
             self._db.executemany(
                 "INSERT INTO passages_fts(passages_fts, rowid, text) VALUES ('delete', ?, ?)",
                 sorted(self._stale),
             )
         if self._unindexed:
-            rows = self._db.execute(
-                "SELECT rowid, text FROM passages WHERE doc_id IN (SELECT value FROM json_each(?))"
-                " ORDER BY rowid",
-                (json.dumps(list(self._unindexed)),),
-            ).fetchall()
-            self._db.executemany("INSERT INTO passages_fts(rowid, text) VALUES (?, ?)", rows)
+            # Rowids rise with the order documents were last written in (the dict's).
+            self._db.executemany("INSERT INTO passages_fts(rowid, text) VALUES (?, ?)",
+                                 (entry for rows in self._unindexed.values() for entry in rows))
         self._unindexed.clear()
         self._stale.clear()
 
