@@ -591,32 +591,44 @@ def defined_as(noun: str, adjective: str, head: str) -> bool:
     """Whether WordNet's gloss of ``noun`` in its first sense opens with a noun phrase
     whose head is ``head`` and that ``adjective`` qualifies: "toddler: a *young child*",
     "puppy: a *young dog*", "stallion: uncastrated adult *male horse*"."""
-    db = _db()
-    if db is None:
+    if _db() is None:
         return False
-    heads = set(lemmas(head, "n"))
     qualities = {adjective.lower(), *lemmas(adjective, "a")}
     for lemma in lemmas(noun, "n"):
         first = _senses(lemma, "n")[:1]
-        if not first:
+        words = _opening(first[0]) if first else ()
+        if not qualities.intersection(words):
             continue
-        line = db.data_line(*first[0])
-        gloss = line.split(b"|", 1)[1].decode("latin-1").strip().lower() if b"|" in line else ""
-        words: list[str] = []
-        for part in gloss.split():
-            if not _GLOSS_WORD.fullmatch(part):
-                if (w := part.rstrip(";,:")) and _GLOSS_WORD.fullmatch(w):
-                    words.append(w)
-                break  # the opening phrase ends at its first punctuation
-            words.append(part)
-        if words[:1] in (["a"], ["an"]):
-            words = words[1:]
+        heads = set(lemmas(head, "n"))
         for i, w in enumerate(words):
-            if not (lemmas(w, "a") or lemmas(w, "n") or w == "very"):
-                break  # "a young child who …": the phrase ends before "who"
             if w in heads or set(lemmas(w, "n")) & heads or relation(w, head, "n", "n") == "synonym":
                 return bool(qualities.intersection(words[:i]))
     return False
+
+
+@lru_cache(maxsize=16384)
+def _opening(synset: Synset) -> tuple[str, ...]:
+    """The words of the noun phrase a synset's gloss opens with, less its article ("a
+    young child who is learning to walk": young, child)."""
+    db = _db()
+    assert db is not None
+    line = db.data_line(*synset)
+    gloss = line.split(b"|", 1)[1].decode("latin-1").strip().lower() if b"|" in line else ""
+    words: list[str] = []
+    for part in gloss.split():
+        if not _GLOSS_WORD.fullmatch(part):
+            if (w := part.rstrip(";,:")) and _GLOSS_WORD.fullmatch(w):
+                words.append(w)
+            break  # the opening phrase ends at its first punctuation
+        words.append(part)
+    if words[:1] in (["a"], ["an"]):
+        words = words[1:]
+    out: list[str] = []
+    for w in words:
+        if not (lemmas(w, "a") or lemmas(w, "n") or w == "very"):
+            break  # "a young child who …": the phrase ends before "who"
+        out.append(w)
+    return tuple(out)
 
 
 @lru_cache(maxsize=16384)
