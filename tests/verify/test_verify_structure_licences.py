@@ -272,3 +272,29 @@ def test_modifier_scope_supports(premise, claim):
 )
 def test_modifier_scope_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# A participle opening a clause after a noun, then a preposition or a determiner, is a
+# verb that qualifies the noun (", perched on a stool,"), not a noun that does the next
+# verb; a verb after that aside looks back past it for its subject.
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A clerk with a grey coat, perched on a stool, is reading a ledger", "A clerk perched on a stool is reading a ledger"),
+        ("A clerk, sitting on a stool, is watching a fitter", "The clerk is sitting on a stool"),
+    ],
+)
+def test_opening_participle_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        ("A clerk, sitting on a stool, is watching a fitter", "The fitter is sitting on a stool", None),
+        ("A clerk with a grey coat, perched on a stool, is reading a ledger", "A coat is reading a ledger", None),
+        ("A clerk with a grey coat, perched on a stool, is reading a ledger", "A stool is reading a ledger", None),
+    ],
+)
+def test_opening_participle_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

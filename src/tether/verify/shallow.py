@@ -212,6 +212,9 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         elif w in LINKING and w.endswith(("s", "ed")) and x > t0 and tag[x - 1] == "N" and _adjective_next(p, x, t1):
             tag[x], r.aux[x] = "V", True  # "the clerk *looks* tired"
             in_np, seen_verb = False, True
+        elif _opening_participle(p, r, x, t0, t1):
+            tag[x] = "V"  # "a cat with a white coat, *perched* on a cabinet, is looking"
+            in_np = True
         elif _resultative(p, r, x, t1):
             tag[x], r.passive[x], tag[x + 1] = "V", True, "J"  # "a room painted beige"
             in_np = False
@@ -315,6 +318,19 @@ def _agent_phrase_next(p: Prepared, x: int) -> bool:
         return False
     nxt = p.low[y + 1]
     return nxt in DETERMINERS or (_plain(p, y + 1) and not _verbal_form(nxt))
+
+
+def _opening_participle(p: Prepared, r: Reading, x: int, t0: int, t1: int) -> bool:
+    """A participle opening a clause after a noun, then a preposition or a determiner
+    (", *perched* on a cabinet,", ", *wearing* a coat"): a verb that qualifies the
+    noun, not a noun."""
+    w = p.low[x]
+    if x == t0 or p.clause[x - 1] == p.clause[x] or r.tag[x - 1] != "N" or not _verbal(w):
+        return False
+    if not (w.endswith("ing") or _participle(w)) or lexicon.lemmas(w, "n") and not w.endswith(("ing", "ed")):
+        return False
+    nxt = _next_word(p, x, t1)
+    return nxt in PREPOSITIONS or nxt in DETERMINERS
 
 
 def _resultative(p: Prepared, r: Reading, x: int, t1: int) -> bool:
@@ -466,7 +482,7 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
         # Asides between commas: "a child, who looks young, is standing", "a person who
         # rides bikes, in a black uniform, is standing": the child, the person is.
         moved = False
-        while (opens := _aside_opening(p, y, t0)) >= 0:
+        while (opens := _aside_opening(p, y, t0, r)) >= 0:
             y, moved = opens - 1, True
         relative = next((q for q in range(_clause_start(p, y, t0), y + 1) if p.low[q] in _RELATIVE), -1)
         if moved and relative > t0:
@@ -511,13 +527,14 @@ def _clause_start(p: Prepared, y: int, t0: int) -> int:
     return s
 
 
-def _aside_opening(p: Prepared, y: int, t0: int) -> int:
+def _aside_opening(p: Prepared, y: int, t0: int, r: Reading | None = None) -> int:
     """The relative pronoun or preposition opening the clause of token ``y`` when that
     clause is an aside ("…, who looks young,", "…, in a black uniform,"), or -1."""
     if y < t0:
         return -1
     s = _clause_start(p, y, t0)
-    return s if s > t0 and (p.low[s] in _RELATIVE or p.low[s] in PREPOSITIONS) else -1
+    participle = r is not None and r.tag[s] == "V" and not r.aux[s]  # ", perched on a cabinet,"
+    return s if s > t0 and (p.low[s] in _RELATIVE or p.low[s] in PREPOSITIONS or participle) else -1
 
 
 # Participles that are stop words, left untagged, which still qualify the noun before

@@ -29,7 +29,16 @@ from ..text import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
 from .polarity import negation_cues
-from .shallow import BE, LINKING, PREPOSITIONS, Reading, manner_adverb, partners, pos_of, read
+from .shallow import (
+    BE,
+    LINKING,
+    PREPOSITIONS,
+    Reading,
+    manner_adverb,
+    partners,
+    pos_of,
+    read,
+)
 
 __all__ = ["compare"]
 
