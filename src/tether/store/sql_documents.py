@@ -8,6 +8,7 @@ document's passages into its full-text index) and its own ``search``/``term_coun
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -47,7 +48,8 @@ class Cursor(Protocol):
     def executemany(self, query: Any, params: Any, /) -> Any: ...
 
 
-def upsert(table: str, columns: Sequence[str], key: str) -> str:
+@functools.cache  # the same few statements, written per document
+def upsert(table: str, columns: tuple[str, ...], key: str) -> str:
     """``INSERT … ON CONFLICT (key) DO UPDATE`` setting every other column."""
     names = ", ".join(f'"{c}"' for c in columns)
     updates = ", ".join(f'"{c}" = excluded."{c}"' for c in columns if c != key)
