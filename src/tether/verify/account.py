@@ -250,7 +250,8 @@ def _spare(a: Alignment, window: list[int]) -> list[int]:
         k = p.keys[z]
         if k in mine:
             theirs[k] = theirs.get(k, 0) + 1
-    return [z for z in window if p.keys[z] in theirs and theirs[p.keys[z]] > mine[p.keys[z]]]  # type: ignore[index]
+    over = {k for k, n in theirs.items() if n > mine[k]}
+    return [z for z in window if p.keys[z] in over]
 
 
 def _in_wordnet(word: str) -> bool:
