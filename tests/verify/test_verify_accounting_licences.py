@@ -46,6 +46,9 @@ LICENSED = [
     ("'dyed' beside a colour", "A clerk in a green apron is smiling.", "A clerk in an apron dyed green is smiling."),
     ("'in their teens' from the derived adjective", "Two teenage clerks are stacking boxes.",
      "Two clerks in their teens are stacking boxes."),
+    ("an adverb spelt as a relation word and a noun", "A busker is singing on a stage.",
+     "A busker is singing onstage."),
+    ("'underwater' from 'under the water'", "A diver is swimming under the water.", "A diver is swimming underwater."),
 ]  # fmt: skip
 
 NOT_LICENSED = [
@@ -73,6 +76,8 @@ NOT_LICENSED = [
      "A man in his teens is greeting two clerks."),
     ("'in his teens' needs the noun's own adjective", "An elderly clerk is resting.",
      "A clerk in his teens is resting."),
+    ("'onstage': another relation word", "A busker is singing near a stage.", "A busker is singing onstage."),
+    ("'offstage' is not 'on a stage'", "A busker is singing on a stage.", "A busker is singing offstage."),
 ]  # fmt: skip
 
 CONTRADICTED = [

@@ -203,6 +203,8 @@ def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Re
         return True  # "performing a handstand" from "doing a handstand"
     if c.low[x] == "top" and 0 < x < len(c.low) - 1 and c.low[x - 1] == "on" and c.low[x + 1] == "of":
         return True  # "on top of" is "on", a relation read as one (``_relation_set``)
+    if _adverb_spelt(a, x, window):
+        return True  # "playing onstage" from "playing on a stage"
     if _defined_quality(a, x, rc, rp):
         return True  # "a young child" from "a toddler" (WordNet: "a young child")
     return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
@@ -897,6 +899,28 @@ def _subjects_before(p: Prepared, rp: Reading, z: int, t0: int) -> list[int]:
             break
         s = y - 1  # "a man on a bike": the man is the one doing
     return out
+
+
+# Relation words an adverb of place is spelt from: "onstage", "underwater", "uphill".
+_ADVERB_RELATIONS = ("on", "off", "under", "over", "up", "down")
+
+
+def _adverb_spelt(a: Alignment, x: int, window: list[int]) -> bool:
+    """Claim token ``x`` is an adverb or adjective WordNet lists, spelt as a relation word
+    and a noun ("onstage", "underwater", "uphill"), where the window has that noun after that
+    relation word ("on a stage", "under the water")."""
+    c, p = a.claim, a.passage
+    word = c.low[x]
+    if word in RELATION_WORDS or not (lexicon.lemmas(word, "r") or lexicon.lemmas(word, "a")):
+        return False
+    for rel in _ADVERB_RELATIONS:
+        rest = word[len(rel) :]
+        if not word.startswith(rel) or len(rest) < 3 or not lexicon.lemmas(rest, "n"):
+            continue
+        for z in window:
+            if rest in (p.low[z], *lexicon.lemmas(p.low[z], "n")) and _relation_before(p, z) == {rel}:
+                return True
+    return False
 
 
 _POSSESSIVE = frozenset(("his", "her", "their"))
