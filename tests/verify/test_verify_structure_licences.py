@@ -298,3 +298,28 @@ def test_opening_participle_supports(premise, claim):
 )
 def test_opening_participle_limit(premise, claim, outcome):
     _not_supported(claim, premise, outcome)
+
+
+# An adjective right after a noun with its "of" complement ("an area full of grass")
+# qualifies that noun; it heads no noun phrase of its own.
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        ("A clerk is sitting in a yard full of grass", "A clerk is sitting in a grassy yard"),
+        ("A fitter is carrying a bucket full of water", "A fitter is carrying a bucket"),
+    ],
+)
+def test_postposed_adjective_supports(premise, claim):
+    _supported(claim, premise)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "outcome"),
+    [
+        # "full" is the bucket's, not the clerk's
+        ("A clerk is holding a bucket full of water", "A full clerk is holding a bucket", None),
+        ("A clerk is on a beach full of sand and enjoying a sunny day", "A clerk is enjoying a day full of sand", None),
+    ],
+)
+def test_postposed_adjective_limit(premise, claim, outcome):
+    _not_supported(claim, premise, outcome)

@@ -212,6 +212,9 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         elif w in LINKING and w.endswith(("s", "ed")) and x > t0 and tag[x - 1] == "N" and _adjective_next(p, x, t1):
             tag[x], r.aux[x] = "V", True  # "the clerk *looks* tired"
             in_np, seen_verb = False, True
+        elif _postposed_adjective(p, r, x, t1):
+            tag[x] = "J"  # "an area *full* of grass": the area is full
+            in_np = True
         elif _opening_participle(p, r, x, t0, t1):
             tag[x] = "V"  # "a cat with a white coat, *perched* on a cabinet, is looking"
             in_np = True
@@ -318,6 +321,16 @@ def _agent_phrase_next(p: Prepared, x: int) -> bool:
         return False
     nxt = p.low[y + 1]
     return nxt in DETERMINERS or (_plain(p, y + 1) and not _verbal_form(nxt))
+
+
+def _postposed_adjective(p: Prepared, r: Reading, x: int, t1: int) -> bool:
+    """An adjective right after a noun with its "of" complement ("a beach *full* of
+    sand", "a man *proud* of his dog") qualifies that noun: it heads no noun phrase.
+    Only a word read mostly as an adjective ("the *top* of", "the *side* of" are nouns)."""
+    w = p.low[x]
+    if x == 0 or r.tag[x - 1] != "N" or p.clause[x - 1] != p.clause[x] or _next_word(p, x, t1) != "of":
+        return False
+    return bool(lexicon.lemmas(w, "a")) and lexicon._dominant(w) == "a"
 
 
 def _opening_participle(p: Prepared, r: Reading, x: int, t0: int, t1: int) -> bool:
@@ -650,7 +663,9 @@ def _link_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
                 z += 1
             r.head[x] = z if z < t1 and tag[z] == "N" else -1
         elif t == "J":
-            if x - 2 >= t0 and tag[x - 1] == "V" and r.passive[x - 1] and not r.aux[x - 1] and tag[x - 2] == "N":
+            if x > t0 and tag[x - 1] == "N" and x + 1 < t1 and p.low[x + 1] == "of":
+                r.head[x] = x - 1  # "an area full of grass"
+            elif x - 2 >= t0 and tag[x - 1] == "V" and r.passive[x - 1] and not r.aux[x - 1] and tag[x - 2] == "N":
                 r.head[x] = x - 2  # "a room painted beige": the room is beige
             elif r.head[x] == -2:
                 r.head[x] = next((r.head[y] for y in range(x - 1, t0 - 1, -1) if tag[y] == "J"), -1)
