@@ -80,3 +80,32 @@ def test_a_document_written_alone_is_indexed_at_its_commit(store):
     assert store.integrity_problems() == []
     assert _found(store, "beta") == {"one"}
     assert _found(store, "alpha") == _found(store, "gamma") == set()
+
+
+def test_passages_from_a_worker_are_stored_as_the_records_they_stand_for(tmp_path):
+    # A worker's Built arrives pickled, its passages as SlicedPassages: the rows the
+    # store writes from the pieces are those it writes from the Passage records.
+    import pickle
+
+    from tether.config import Settings
+    from tether.ingest.sources import Metadata, build_document
+    from tether.records import SlicedPassages
+
+    text = "# Title\n\n" + _text("alpha", 9) + "\n\n## Part\n\n" + _text("beta", 7)
+    built = build_document(text.encode(), "text/markdown", Metadata(license="CC0"), name="a.md",
+                           default_source="file:///a.md", default_title="a", settings=Settings())
+    arrived = pickle.loads(pickle.dumps(built))
+    assert isinstance(arrived.passages, SlicedPassages)
+    assert arrived.passages == built.passages and len(arrived.passages) == len(built.passages) > 1
+    assert arrived.passages[1] == built.passages[1] and arrived.passages[0:2] == built.passages[0:2]
+    assert arrived.flags == built.flags and arrived == built
+    stores = [SQLiteStore(tmp_path / f"{n}.db") for n in ("records", "pieces")]
+    for one, b in zip(stores, (built, arrived)):
+        with one.batch():
+            one.put(b.document, b.version, b.passages)
+    rows = [one._db.execute("SELECT * FROM passages ORDER BY rowid").fetchall() for one in stores]
+    assert [tuple(r) for r in rows[0]] == [tuple(r) for r in rows[1]]
+    for one in stores:
+        assert one.integrity_problems() == []
+        assert _found(one, "beta") == {"Title"}
+        one.close()
