@@ -279,10 +279,12 @@ def check_quantifier(a: Alignment) -> list[Finding]:
         return []
     if set(said) == {"some"} and not found:
         return []  # "some kittens are eating" is said by "the kittens are eating"
+    if not found and _many_stated(a):
+        return []  # "many dogs" from "a large group of dogs" (ADR 0039)
     mine = next((said[k] for k in said if k not in found), None) or "(none)"
     theirs = next((found[k] for k in found if k not in said), None) or "(none)"
     reason = f"quantifier:{mine} vs {theirs}"
-    if not said and set(found) == {"some"} and _ongoing(c):
+    if not said and set(found) == {"some"} and _ongoing(c) and not _downward(a):
         return []  # "men are sawing" from "some men are sawing": an event, not a rule
     if not said and set(found) == {"some"}:
         # "people are walking" from "some people are walking": a generalisation the
@@ -292,13 +294,126 @@ def check_quantifier(a: Alignment) -> list[Finding]:
 
 
 _BE_NOW = frozenset("is are am being".split())
+# Adverbs that may stand between "is" and its participle without making the event a
+# rule or its denial: "is quickly chopping", "is being hungrily drunk" (ADR 0039).
+_BETWEEN = 2
 
 
 def _ongoing(c: Prepared) -> bool:
-    """The sentence reports an ongoing event ("… are sawing"): its bare plurals are
-    "some", not a generalisation."""
+    """The sentence reports an ongoing event ("… are sawing", "… is quickly chopping",
+    "… is being cut"): its bare plurals and mass nouns are "some", not a generalisation."""
     low = c.low
-    return any(w.endswith("ing") and x > 0 and low[x - 1] in _BE_NOW for x, w in enumerate(low))
+    for x, w in enumerate(low):
+        if w not in _BE_NOW or w == "being":
+            continue
+        for y in range(x + 1, min(len(low), x + 2 + _BETWEEN)):
+            v = low[y]
+            if (v.endswith("ing") and len(v) > 4) or (v == "being" and w != "being"):
+                return True
+            if not _plain_adverb(v):
+                break
+    return False
+
+
+def _plain_adverb(w: str) -> bool:
+    """An adverb of manner or time ("quickly", "still"), not a negator ("never"), a
+    quantifier ("always", "rarely") or a modal ("probably")."""
+    if w in NEGATORS or w in QUANTIFIERS or w in MODALS or w.endswith("n't") or w in _DOWNWARD:
+        return False
+    return bool(lexicon.lemmas(w, "r"))
+
+
+# Words that turn entailment round in what follows them ("not chopping some onions" does
+# not give "not chopping onions"), besides the negators; "few" and "rarely" are
+# quantifiers and never agree with a sentence that lacks them.
+_DOWNWARD = frozenset(("only", "just", "hardly", "barely", "scarcely", "seldom", "rarely", "few"))
+
+
+def _downward(a: Alignment) -> bool:
+    """A negation or "only" in the sentence or the passage's core: dropping "some"
+    there is no longer a weaker claim ("not eating some bamboo" / "not eating bamboo")."""
+    c, p = a.claim, a.passage
+    i, j = _core(a)
+    i = max(a.t0, i - _LEFT)
+    for low, x0, x1 in ((c.low, 0, len(c.low)), (p.low, i, j)):
+        if negation_cues(low, x0, x1):
+            return True
+        # "a few" is "some", upward; "few" alone is not.
+        for x in range(x0, x1):
+            if low[x] in _DOWNWARD and not (low[x] == "few" and x > 0 and low[x - 1] == "a"):
+                return True
+    return _scope_cue(p, a.c0, a.t0) is not None
+
+
+# A noun phrase that states "many": "a lot of", "lots of", "a crowd of", "dozens of"
+# (a noun WordNet defines in its first sense as "a large number"), or "a large / big
+# group / crowd / number of" (an adjective WordNet gives for "large" before a noun
+# for a group, or "number") (ADR 0039).
+_LARGE = "large"
+
+
+def _large_number_noun(w: str) -> bool:
+    # WordNet's gloss of "lot" opens "(often followed by `of') a large number …", a
+    # parenthesis the gloss reader stops at; its plural "lots" is read as it stands.
+    return lexicon.defined_as(w, _LARGE, "number") or (
+        w == "lot" and lexicon.defined_as("lots", _LARGE, "number")
+    )
+
+
+def _group_noun(w: str) -> bool:
+    return w == "number" or lexicon.kind_of(w, "group")
+
+
+def _large(w: str) -> bool:
+    return w == _LARGE or lexicon.licenses(w, _LARGE, "a", "a")
+
+
+def _head_after(p: Prepared, x: int, stop: int) -> int | None:
+    """The first content token after ``x`` in its clause, before ``stop``."""
+    for y in range(x + 1, min(stop, x + 4)):
+        if p.clause[y] != p.clause[x]:
+            return None
+        k = p.keys[y]
+        if k is not None and not k.startswith("#"):
+            return y
+    return None
+
+
+def _many_phrases(p: Prepared, i: int, j: int) -> list[int]:
+    """Tokens in ``[i, j)`` that a "many"-stating phrase quantifies: the noun after "of"
+    in "a lot of dogs", "a large group of dogs", "crowds of people"."""
+    out = []
+    low = p.low
+    for x in range(max(i, 1), j):
+        if low[x] != "of":
+            continue
+        n = low[x - 1]
+        big = _large_number_noun(n) or (
+            x >= 2 and _large(low[x - 2]) and _group_noun(n)
+        )
+        if big and (h := _head_after(p, x, j)) is not None:
+            out.append(h)
+    return out
+
+
+def _many_stated(a: Alignment) -> bool:
+    """The sentence's one quantifier is "many", said of a noun that a "many" phrase of
+    the passage's core quantifies (the same noun, or one it licenses), and neither side
+    negates: "many cheerleaders" from "a large group of cheerleaders"; not from "a
+    group of cheerleaders", nor "many dogs" from "a large group of cats"."""
+    c, p = a.claim, a.passage
+    low = c.low
+    at = [x for x, w in enumerate(low) if QUANTIFIERS.get(w) is not None]
+    if len(at) != 1 or low[at[0]] != "many" or _downward(a):
+        return False
+    head = _head_after(c, at[0], len(low))
+    if head is None:
+        return False
+    i, j = _core(a)
+    for y in _many_phrases(p, max(a.t0, i - _LEFT), j):
+        if p.keys[y] == c.keys[head] or lexicon.licenses(p.low[y], low[head], "n", "n"):
+            return True
+    return False
 
 
 def check_modality(a: Alignment) -> list[Finding]:
