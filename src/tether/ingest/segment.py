@@ -80,7 +80,7 @@ class _Packer:
         self.out: list[Cut] = []
         self.start = self.end = -1
         self.heading: tuple[str, ...] = ()
-        self.kinds: set[str] = set()
+        self.kind: str | None = None  # the passage's blocks' one kind, or "mixed"
         self.pending: list[Block] = []  # heading lines waiting for their first content
 
     def pack(self, blocks: Sequence[Block]) -> list[Cut]:
@@ -98,8 +98,10 @@ class _Packer:
         return self.out
 
     def place(self, block: Block) -> None:
-        start = self.pending[0].start if self.pending else block.start
-        self.pending = []
+        start = block.start
+        if self.pending:
+            start = self.pending[0].start
+            self.pending = []
         if self.start >= 0 and (
             block.heading != self.heading
             or block.end - self.start > self.max_chars
@@ -112,7 +114,8 @@ class _Packer:
         if self.start < 0:
             self.start, self.heading = start, block.heading
         self.end = block.end
-        self.kinds.add(block.kind)
+        if self.kind != block.kind:
+            self.kind = block.kind if self.kind is None else "mixed"
 
     def _paragraph_edge(self, block: Block) -> bool:
         """A blank line before a prose block, once the passage is reasonably full."""
@@ -132,7 +135,7 @@ class _Packer:
                 hi = sentence_end
         if lo >= 0:
             self.start, self.end, self.heading = lo, hi, block.heading
-            self.kinds = {block.kind}
+            self.kind = block.kind
 
     def _emit(self, lo: int, hi: int, heading: tuple[str, ...], kind: str) -> None:
         """A passage, trimmed of every kind of blank (structure reads lines by spaces
@@ -146,10 +149,9 @@ class _Packer:
 
     def flush(self) -> None:
         if self.start >= 0:
-            kind = next(iter(self.kinds)) if len(self.kinds) == 1 else "mixed"
-            self._emit(self.start, self.end, self.heading, kind)
+            self._emit(self.start, self.end, self.heading, self.kind or "mixed")
         self.start = self.end = -1
-        self.kinds = set()
+        self.kind = None
 
 
 def region_label(regions: Sequence[Region], start: int) -> str | None:

@@ -128,11 +128,12 @@ class _Lines:
     def __init__(self, text: str, lo: int, hi: int) -> None:
         self.raw = text[lo:hi].split("\n")
         lengths = list(map(len, self.raw))
-        content = [len(r.lstrip(" \t")) for r in self.raw]
+        # str.lstrip mapped over the lines with its argument repeated: no Python step per line
+        content = list(map(len, map(str.lstrip, self.raw, itertools.repeat(" \t"))))
         self.start = list(itertools.accumulate([n + 1 for n in lengths[:-1]], initial=lo))
         self.end = list(map(operator.add, self.start, lengths))
         self.indent = list(map(operator.sub, lengths, content))
-        self.blank = [c == 0 for c in content]
+        self.blank = list(map(operator.not_, content))
 
     def __len__(self) -> int:
         return len(self.raw)
@@ -198,7 +199,7 @@ class _Outliner:
             self.open(1, _label(raw))
             self.add(i, i, "heading")
             return i + 1
-        if self._underlined(i):
+        if indent <= 3 and self._underlined(i):  # (_underlined's own first test, uncalled)
             self.open(1 if self.line(i + 1).lstrip()[0] == "=" else 2, _label(raw))
             self.add(i, i + 1, "heading")
             return i + 2
@@ -220,12 +221,13 @@ class _Outliner:
 
     def indented_step(self, i: int, raw: str) -> int | None:
         """A subsection line, or a term with the lines indented under it."""
-        indent = self.indents[i]
-        nxt = self.next_filled(i + 1)
-        deeper = nxt is not None and self.indents[nxt] > indent
-        body = raw.strip()
         if self.usage:
             return self.paragraph(i, kind="synopsis")
+        indent = self.indents[i]
+        # Most lines are followed by a filled one: no call to find it.
+        nxt = i + 1 if i + 1 < self.n and not self.blanks[i + 1] else self.next_filled(i + 1)
+        deeper = nxt is not None and self.indents[nxt] > indent
+        body = raw.strip()
         if (self.man and 0 < indent < 5 and deeper and len(body) < 60
                 and not body.endswith((".", ":", ";", ","))):
             self.open(2, _label(body))

@@ -14,7 +14,6 @@ never rebuilt.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -162,6 +161,7 @@ def _boundaries(text: str) -> Iterator[re.Match[str]]:
 
 def _raw_breaks(text: str) -> Iterator[int]:
     """Offsets right after each sentence end (before the following whitespace)."""
+    rfind = text.rfind  # bound once: this runs for every line break of a text
     for match in _boundaries(text):
         # The branch that matched: its named group (none nests another), or None for
         # the unnamed ones (a blank line, a list item or a timestamp next).
@@ -170,7 +170,7 @@ def _raw_breaks(text: str) -> Iterator[int]:
             at, after = match.span()
             if text[at - 1] in _HYPHENS and _hyphenated(text, at, after):
                 continue
-            line_start = text.rfind("\n", 0, at) + 1
+            line_start = rfind("\n", 0, at) + 1
             if at - line_start < _SHORT_LINE or not _wraps(text, line_start, at, after):
                 yield at
         elif branch == "stop":
@@ -217,15 +217,18 @@ def sentence_ranges(text: str, start: int = 0, end: int | None = None) -> list[t
     cost a fifth of what a ``Span`` does to make)."""
     end = len(text) if end is None else end
     ranges: list[tuple[int, int]] = []
-    last = start
-    for cut in itertools.chain((start + b for b in _raw_breaks(text[start:end])), (end,)):
-        piece = _trimmed(text, last, cut)
-        if piece:
+    spaces, last = _SPACES.match, start
+    # One loop with the trim inline (what _trimmed does): it runs for every sentence.
+    for cut in [*map(start.__add__, _raw_breaks(text[start:end])), end]:
+        if last < cut:
+            lo, hi = spaces(text, last, cut).end(), cut  # type: ignore[union-attr]  # always matches
+            while hi > lo and text[hi - 1].isspace():
+                hi -= 1
             # A trimmed piece is its own trim: only a long one needs cutting.
-            if piece[1] - piece[0] > _MAX_SENTENCE:
-                ranges.extend(_cut_long(text, *piece))
-            else:
-                ranges.append(piece)
+            if hi - lo > _MAX_SENTENCE:
+                ranges.extend(_cut_long(text, lo, hi))
+            elif hi > lo:
+                ranges.append((lo, hi))
         last = cut
     return ranges
 
