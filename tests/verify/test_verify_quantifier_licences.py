@@ -66,6 +66,10 @@ NOT_SUPPORTED = [
      "Many clerks are watching a porter."),
     ("'many' of another noun, no role swap", "A large group of porters is watching a clerk.",
      "A porter is watching many clerks."),
+    ("a large group of two is not 'many'", "A large pair of boots is standing by the door.",
+     "Many boots are standing by the door."),
+    ("a large couple is two", "A large couple of porters is crossing the square.",
+     "Many porters are crossing the square."),
     ("'many' under 'not'", "A large group of porters is not crossing the square.",
      "Many porters are not crossing the square."),
 ]  # fmt: skip

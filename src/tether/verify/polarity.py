@@ -361,6 +361,9 @@ def _large_number_noun(w: str) -> bool:
 
 
 def _group_noun(w: str) -> bool:
+    # A group of two ("a large pair of boots") is large only in its members' size.
+    if lexicon.licenses(w, "pair", "n", "n"):
+        return False
     return w == "number" or lexicon.kind_of(w, "group")
 
 
