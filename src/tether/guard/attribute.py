@@ -21,6 +21,7 @@ in a thread nobody waits for (ADR 0023).
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -120,7 +121,7 @@ def _index_for(evidence: Sequence[Evidence]) -> _Index:
     if (
         cached is not None
         and len(cached.units) == len(evidence)
-        and all(a is b for a, b in zip(cached.units, evidence))
+        and all(map(operator.is_, cached.units, evidence))
     ):
         return cached
     keys = tuple(_keys_of(unit) for unit in evidence)
@@ -151,7 +152,7 @@ def candidates(
     index = _index_for(evidence)
     wanted = prepare_passage(_MARKERS.sub(" ", sentence)).key_set
     present = sorted((k for k in wanted if k in index.postings), key=lambda k: len(index.postings[k]))
-    chosen = {0} | {i for i, u in enumerate(evidence) if hints and _hinted(u, hints)}
+    chosen = {0} | ({i for i, u in enumerate(evidence) if _hinted(u, hints)} if hints else set())
     if not present:
         return sorted(chosen)
     budget = cap * _POOL_FACTOR
@@ -168,12 +169,15 @@ def candidates(
         pool.update(islice(index.postings[key], budget - len(pool)))
     total = len(evidence)
     weight = {k: math.log(1 + total / len(index.postings[k])) for k in present}
-    ranked = sorted(pool, key=lambda i: (-sum(weight[k] for k in wanted & index.keys[i]), i))
+    ranked = sorted(pool, key=lambda i: (-sum(map(weight.__getitem__, wanted & index.keys[i])), i))
     return sorted(chosen | set(ranked[:cap]))
 
 
 def _hinted(unit: Evidence, hints: Sequence[str]) -> bool:
     return any(p.passage_id in hints for p in unit.passages) or unit.key in hints
+
+
+_TOP_RANK = max(OUTCOME_RANK.values())
 
 
 def _preference(result: Check, unit: Evidence, hints: Sequence[str]) -> tuple[int, float, int]:
@@ -192,13 +196,20 @@ def attribute(
     """The best verdict for ``sentence`` over the units of ``evidence`` (all of them
     up to ``settings.max_alignments``, else the candidates the index names)."""
     best: tuple[tuple[int, float, int], Check, Evidence] | None = None
-    for position in candidates(sentence, evidence, settings.max_alignments, hints):
+    positions = candidates(sentence, evidence, settings.max_alignments, hints)
+    # Nothing ranks above a supported verdict at full score from a hinted unit (from any
+    # unit when none of them is hinted), and a later unit wins only by ranking above:
+    # the rest need no test.
+    top = (_TOP_RANK, 1.0, 1 if hints and any(_hinted(evidence[i], hints) for i in positions) else 0)
+    for position in positions:
         deadline.check()
         unit = evidence[position]
         result = check(sentence, unit.text, settings=settings, modes=modes)
         key = _preference(result, unit, hints)
         if best is None or key > best[0]:
             best = (key, result, unit)
+            if key >= top:
+                break
     if best is None:
         return Attribution(Verdict("unsupported", 0.0, reasons=("no passages retrieved",)), None)
     _, result, unit = best
