@@ -27,6 +27,7 @@ from __future__ import annotations
 import mmap
 import os
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -82,6 +83,8 @@ _RULES = {
 _PLURALS = {"n": {"people": ("person",)}}
 
 Synset = tuple[str, int]  # (part of speech, byte offset in data.<pos>)
+# Levels of each index file's binary search whose probes are kept (``index_line``).
+_PROBE_LEVELS = 11
 
 
 def wordnet_dir() -> Path | None:
@@ -102,6 +105,7 @@ class _Database:
         self.index = {p: self._map(root / f"index.{f}") for p, f in _FILES.items()}
         self.data = {p: self._map(root / f"data.{f}") for p, f in _FILES.items()}
         self.exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
+        self.probes: dict[str, dict[int, tuple[int, int, bytes, bytes | None]]] = {p: {} for p in _FILES}
         for p, f in _FILES.items():
             table: dict[str, tuple[str, ...]] = {}
             exc = root / f"{f}.exc"
@@ -118,17 +122,28 @@ class _Database:
             return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
 
     def index_line(self, pos: str, lemma: str) -> bytes | None:
-        """Binary search of the sorted ``index.<pos>`` (its licence lines start "  ")."""
+        """Binary search of the sorted ``index.<pos>`` (its licence lines start "  ").
+
+        Every search probes the same lines first; the probes of the top
+        ``_PROBE_LEVELS`` levels are kept (at most 2 ** levels per file)."""
         mm, key = self.index[pos], lemma.encode("latin-1", "replace")
+        probes = self.probes[pos]
         lo, hi = 0, len(mm)
+        level = 0
         while lo < hi:
             mid = (lo + hi) // 2
-            start = mm.rfind(b"\n", 0, mid) + 1
-            end = mm.find(b"\n", start)
-            end = len(mm) if end < 0 else end
-            line = mm[start:end]
-            word = line.split(b" ", 1)[0]
-            if line.startswith(b"  ") or word < key:
+            probe = probes.get(mid)
+            if probe is None:
+                start = mm.rfind(b"\n", 0, mid) + 1
+                end = mm.find(b"\n", start)
+                end = len(mm) if end < 0 else end
+                line = mm[start:end]
+                probe = (start, end, line, None if line.startswith(b"  ") else line.split(b" ", 1)[0])
+                if level < _PROBE_LEVELS:
+                    probes[mid] = probe
+            level += 1
+            start, end, line, word = probe
+            if word is None or word < key:
                 lo = end + 1
             elif word == key:
                 return line
@@ -282,7 +297,9 @@ def _record(synset: Synset) -> tuple[frozenset[str], tuple[tuple[str, Synset], .
     """(lemmas, pointers) of one synset; a pointer is (symbol, target synset)."""
     db = _db()
     assert db is not None
-    parts = db.data_line(*synset).split()
+    line = db.data_line(*synset)
+    cut = line.find(b" | ")  # the gloss, not read here
+    parts = (line if cut < 0 else line[:cut]).split()
     n_words = int(parts[3], 16)
     words = frozenset(w.decode("latin-1").lower().split("(")[0] for w in parts[4 : 4 + 2 * n_words : 2])
     i = 4 + 2 * n_words
@@ -421,69 +438,148 @@ def relation(
 def _licensing(
     p_word: str, c_word: str, premise_pos: str | None, claim_pos: str | None, heads: bool = True
 ) -> Relation | None:
-    """``same``, ``synonym`` or ``hypernym`` (see ``relation``), or None."""
+    """``same``, ``synonym`` or ``hypernym`` (see ``relation``), or None.
+
+    What each word brings is read once per word (``_premise_view``, ``_claim_view``);
+    a pair costs a few set intersections."""
     if p_word == c_word:
         return "same"
     if _db() is None:
         return None
-    for pos in POS:
-        if set(lemmas(p_word, pos)) & set(lemmas(c_word, pos)):
-            return "same"
+    if not _lemma_pairs(p_word).isdisjoint(_lemma_pairs(c_word)):
+        return "same"
     # The premise word is read as its dominant part of speech: "bike" in "walking with
     # a bike" is the noun, not the verb whose hypernym is "ride".
+    pv = _premise_view(p_word, premise_pos)
+    cv = _claim_view(c_word, claim_pos)
+    # A noun and the adjective WordNet derives from it, either way round ("snow" and
+    # "snowy", "telephone" and "telephonic"): a "snow covered hill" is a snowy hill.
+    if not pv.nouns.isdisjoint(cv.adjective_links) or not cv.nouns.isdisjoint(pv.adjective_links):
+        return "synonym"
+    pos = pv.main
+    if pos is None or pos not in cv.by_pos:
+        return None
+    c = cv.by_pos[pos]
+    if not pv.said.isdisjoint(c.synsets):
+        return "synonym"
+    # A word WordNet glosses as another register's name for its hypernym ("lady: a
+    # polite name for any woman", "guy: an informal term for a youth or man") names
+    # what the premise word names.
+    if not pv.said.isdisjoint(c.register):
+        return "synonym"
+    # Words near the top ("object", "part", "group") say nothing a premise word
+    # states: any noun is an object.
+    if not c.targets.isdisjoint(pv.first_ancestors):
+        return "hypernym"
+    if heads and pos == "n" and claim_pos in (None, "n"):
+        # The premise word's own synset names it "<adjective> <noun>" ("boy":
+        # "male child"; "woman": "adult female"): it is that noun, and licenses
+        # what the noun licenses ("child" gives "kid").
+        for head in pv.heads:
+            if head != p_word and _licensing(head, c_word, "n", "n", heads=False) is not None:
+                return "hypernym"
+    if pos == "n" and not c.general.isdisjoint(pv.near):
+        # A general noun the premise word is a direct kind of ("a pond" is water, a
+        # body of water, one level under "thing"): said, though "object" is not.
+        return "hypernym"
+    # The premise's second sense speaks for it only in the claim word's common
+    # senses ("a knife" is a weapon), and not where its first sense excludes the
+    # claim word ("boy" is informally a man, but a boy is no man).
+    if not c.common_targets.isdisjoint(pv.second_ancestors) and pv.first_up.isdisjoint(c.first_up):
+        return "hypernym"
+    return None
+
+
+@lru_cache(maxsize=16384)
+def _lemma_pairs(word: str) -> frozenset[tuple[str, str]]:
+    """(part of speech, lemma) for each of ``word``'s base forms."""
+    return frozenset((pos, lemma) for pos in POS for lemma in lemmas(word, pos))
+
+
+@dataclass(frozen=True, slots=True)
+class _PremiseView:
+    """What a premise word read in one part of speech says (``_licensing``)."""
+
+    main: str | None  # the part of speech it is read in
+    said: frozenset[Synset]  # its first senses in that part of speech
+    nouns: frozenset[Synset]  # its first noun senses, if read as a noun
+    adjective_links: frozenset[Synset]  # nouns its common adjective senses derive from
+    first_ancestors: frozenset[Synset]  # hypernyms of its first sense
+    heads: tuple[str, ...]  # nouns its speaking synsets qualify ("male_child": child)
+    near: frozenset[Synset]  # hypernyms of its first sense NEAR_GENERAL levels up
+    second_ancestors: frozenset[Synset]  # hypernyms of its second senses that speak
+    first_up: frozenset[Synset]  # direct hypernyms of its first sense
+
+
+@dataclass(frozen=True, slots=True)
+class _ClaimSide:
+    """A claim word's senses in one part of speech (``_licensing``)."""
+
+    synsets: frozenset[Synset]
+    register: frozenset[Synset]  # hypernyms its common senses are a register's name for
+    targets: frozenset[Synset]  # its senses specific enough to be licensed as hypernyms
+    general: frozenset[Synset]  # its common senses too general for that
+    common_targets: frozenset[Synset]  # targets among its common senses
+    first_up: frozenset[Synset]  # direct hypernyms of its first senses
+
+
+@dataclass(frozen=True, slots=True)
+class _ClaimView:
+    by_pos: dict[str, _ClaimSide]
+    nouns: frozenset[Synset]
+    adjective_links: frozenset[Synset]
+
+
+def _linked_nouns(adjectives: tuple[Synset, ...]) -> frozenset[Synset]:
+    return frozenset(t for s in adjectives[:COMMON_SENSES] for t in _pointed(s, ("+", "\\")))
+
+
+@lru_cache(maxsize=16384)
+def _premise_view(p_word: str, premise_pos: str | None) -> _PremiseView:
     main = premise_pos if premise_pos and lemmas(p_word, premise_pos) else _dominant(p_word)
     p_syn = {pos: v for pos, v in _synsets(p_word, PREMISE_SENSES).items() if pos == main}
+    nouns = frozenset(p_syn.get("n", ())[:PREMISE_SENSES])
+    links = _linked_nouns(p_syn.get("a", ()))
+    if main not in p_syn:
+        empty: frozenset[Synset] = frozenset()
+        return _PremiseView(None, empty, nouns, links, empty, (), empty, empty, empty)
+    senses = p_syn[main]
+    first = senses[:HYPERNYM_SENSES]
+    second = _second_senses(p_word, main, senses)
+    heads: tuple[str, ...] = ()
+    if main == "n":
+        heads = _qualified_heads((*first, *second))
+    return _PremiseView(
+        main,
+        frozenset(senses),
+        nouns,
+        links,
+        frozenset(t for s in first for t in _ancestors(s, HYPERNYM_DEPTH)),
+        heads,
+        frozenset(t for s in first for t, d in _ancestors(s, NEAR_GENERAL).items() if d),
+        frozenset(t for s in second for t in _ancestors(s, HYPERNYM_DEPTH)),
+        frozenset(u for f in first for u in _pointed(f, _UP)),
+    )
+
+
+@lru_cache(maxsize=16384)
+def _claim_view(c_word: str, claim_pos: str | None) -> _ClaimView:
     c_syn = _synsets(c_word, CLAIM_SENSES)
     if claim_pos and claim_pos in c_syn:
         c_syn = {claim_pos: c_syn[claim_pos]}
-    shared = [pos for pos in p_syn if pos in c_syn]
-    if _derived_adjective(p_syn, c_syn):
-        return "synonym"
-    for pos in shared:
-        if set(p_syn[pos]) & set(c_syn[pos]):
-            return "synonym"
-        # A word WordNet glosses as another register's name for its hypernym ("lady: a
-        # polite name for any woman", "guy: an informal term for a youth or man") names
-        # what the premise word names.
-        said = set(p_syn[pos])
-        if any(not _register_variant(t).isdisjoint(said) for t in _common(c_word, pos)):
-            return "synonym"
-    for pos in shared:
-        # Words near the top ("object", "part", "group") say nothing a premise word
-        # states: any noun is an object.
-        targets = {t for t in c_syn[pos] if pos != "n" or _height(t) >= GENERAL_DEPTH}
-        if any(targets & _ancestors(s, HYPERNYM_DEPTH).keys() for s in p_syn[pos][:HYPERNYM_SENSES]):
-            return "hypernym"
-        if heads and pos == "n" and claim_pos in (None, "n"):
-            # The premise word's own synset names it "<adjective> <noun>" ("boy":
-            # "male child"; "woman": "adult female"): it is that noun, and licenses
-            # what the noun licenses ("child" gives "kid").
-            speaking = (*p_syn[pos][:HYPERNYM_SENSES], *_second_senses(p_word, pos, p_syn[pos]))
-            for head in _qualified_heads(speaking):
-                if head != p_word and _licensing(head, c_word, "n", "n", heads=False) is not None:
-                    return "hypernym"
-        if pos == "n":
-            # A general noun the premise word is a direct kind of ("a pond" is water, a
-            # body of water, one level under "thing"): said, though "object" is not.
-            general = set(_common(c_word, pos)) - targets
-            near = {
-                t
-                for s in p_syn[pos][:HYPERNYM_SENSES]
-                for t, d in _ancestors(s, NEAR_GENERAL).items()
-                if d
-            }
-            if general & near:
-                return "hypernym"
-        # The premise's second sense speaks for it only in the claim word's common
-        # senses ("a knife" is a weapon), and not where its first sense excludes the
-        # claim word ("boy" is informally a man, but a boy is no man).
-        second = _second_senses(p_word, pos, p_syn[pos])
-        common = targets.intersection(_common(c_word, pos))
-        if any(common & _ancestors(s, HYPERNYM_DEPTH).keys() for s in second):
-            first = {u for f in p_syn[pos][:HYPERNYM_SENSES] for u in _pointed(f, _UP)}
-            if not any(first.intersection(_pointed(t, _UP)) for t in c_syn[pos][:EXCLUSIVE_SENSES]):
-                return "hypernym"
-    return None
+    by_pos: dict[str, _ClaimSide] = {}
+    for pos, senses in c_syn.items():
+        common = _common(c_word, pos)
+        targets = frozenset(t for t in senses if pos != "n" or _height(t) >= GENERAL_DEPTH)
+        by_pos[pos] = _ClaimSide(
+            frozenset(senses),
+            frozenset(u for t in common for u in _register_variant(t)),
+            targets,
+            frozenset(common) - targets,
+            targets.intersection(common),
+            frozenset(u for t in senses[:EXCLUSIVE_SENSES] for u in _pointed(t, _UP)),
+        )
+    return _ClaimView(by_pos, frozenset(c_syn.get("n", ())[:PREMISE_SENSES]), _linked_nouns(c_syn.get("a", ())))
 
 
 # WordNet's lexicographer file of nouns for people (lexnames: 18 noun.person).
@@ -517,20 +613,6 @@ def _common(word: str, pos: str) -> tuple[Synset, ...]:
     """The commonest senses of each of ``word``'s lemmas ("people": its own and those of
     "person", whose plural it also is)."""
     return tuple(_synsets(word, COMMON_SENSES).get(pos, ()))
-
-
-def _derived_adjective(
-    p_syn: dict[str, tuple[Synset, ...]], c_syn: dict[str, tuple[Synset, ...]]
-) -> bool:
-    """A noun and the adjective WordNet derives from it, either way round ("snow" and
-    "snowy", "telephone" and "telephonic"): a "snow covered hill" is a snowy hill."""
-    for a, b in ((p_syn, c_syn), (c_syn, p_syn)):
-        nouns, adjectives = a.get("n", ())[:PREMISE_SENSES], b.get("a", ())[:COMMON_SENSES]
-        if nouns and adjectives:
-            linked = {t for s in adjectives for t in _pointed(s, ("+", "\\"))}
-            if linked.intersection(nouns):
-                return True
-    return False
 
 
 @lru_cache(maxsize=16384)
