@@ -84,7 +84,7 @@ _PLURALS = {"n": {"people": ("person",)}}
 
 Synset = tuple[str, int]  # (part of speech, byte offset in data.<pos>)
 # Levels of each index file's binary search whose probes are kept (``index_line``).
-_PROBE_LEVELS = 11
+_PROBE_LEVELS = 13
 
 
 def wordnet_dir() -> Path | None:
@@ -421,12 +421,9 @@ def relation(
     found = _licensing(p_word, c_word, premise_pos, claim_pos)
     if found is not None or _db() is None:
         return found
-    main = premise_pos if premise_pos and lemmas(p_word, premise_pos) else _dominant(p_word)
-    c_main = claim_pos if claim_pos and lemmas(c_word, claim_pos) else _dominant(c_word)
-    # Adjectives keep their antonyms even where the noun has more senses ("white").
-    p_ex = {k: v for k, v in _synsets(p_word, EXCLUSIVE_SENSES).items() if k in (main, "a")}
-    c_ex = {k: v for k, v in _synsets(c_word, EXCLUSIVE_SENSES).items() if k in (c_main, "a")}
-    if _antonyms(p_ex, c_ex):
+    p_ex, _, p_opposed = _exclusive_view(p_word, premise_pos)
+    c_ex, c_near, _ = _exclusive_view(c_word, claim_pos)
+    if not c_near.isdisjoint(p_opposed):
         return "antonym"
     for pos in ("n", "v"):
         if pos in p_ex and pos in c_ex and _sisters(p_ex[pos], c_ex[pos]):
@@ -627,15 +624,19 @@ def _qualified_heads(synsets: tuple[Synset, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _antonyms(a: dict[str, tuple[Synset, ...]], b: dict[str, tuple[Synset, ...]]) -> bool:
-    near_b = {h for syns in b.values() for s in syns for h in _heads(s)}
-    near_b |= {t for syns in b.values() for s in syns for t in _pointed(s, _UP)}
-    for syns in a.values():
-        for s in syns:
-            for h in (*_heads(s), *_pointed(s, _UP)):
-                if near_b.intersection(_pointed(h, ("!",))):
-                    return True
-    return False
+@lru_cache(maxsize=16384)
+def _exclusive_view(
+    word: str, pos: str | None
+) -> tuple[dict[str, tuple[Synset, ...]], frozenset[Synset], frozenset[Synset]]:
+    """A word's senses as ``relation`` reads them for exclusion (its part of speech, and
+    the adjective), the synsets near them (their heads and hypernyms) and the antonyms
+    of those: two words are antonyms when one's near synsets meet the other's antonyms."""
+    main = pos if pos and lemmas(word, pos) else _dominant(word)
+    # Adjectives keep their antonyms even where the noun has more senses ("white").
+    ex = {k: v for k, v in _synsets(word, EXCLUSIVE_SENSES).items() if k in (main, "a")}
+    near = frozenset(h for syns in ex.values() for s in syns for h in (*_heads(s), *_pointed(s, _UP)))
+    opposed = frozenset(t for h in near for t in _pointed(h, ("!",)))
+    return ex, near, opposed
 
 
 def _sisters(a: tuple[Synset, ...], b: tuple[Synset, ...]) -> bool:

@@ -385,7 +385,12 @@ _TRAILING = re.compile(r"(?<![\s.!?\u3002\uff01\uff1f\u2026])[\s.!?\u3002\uff01\
 
 def verbatim_form(sentence: Prepared) -> str:
     """The sentence as the verbatim test compares it: collapsed, trimmed, no final stop."""
-    return _TRAILING.sub("", sentence.collapsed.text.strip())
+    return _verbatim_text(sentence.collapsed.text)
+
+
+@lru_cache(maxsize=4096)  # one sentence is compared with each of its candidate passages
+def _verbatim_text(collapsed: str) -> str:
+    return _TRAILING.sub("", collapsed.strip())
 
 
 # Verbatim search stops after this many rejected candidates (adversarial repetition);
