@@ -188,45 +188,9 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
             continue
         y = _skip_back(p, x, t0)
         prev = p.low[y] if y >= t0 and p.clause[y] == p.clause[x] else ""
-        if prev in BE or prev in _PASSIVE_AUX or prev in _HAVE:
-            _after_aux(p, r, x, prev)
-            in_np = tag[x] == "V"
-        elif prev in LINKING and tag[y] == "V" and lexicon.lemmas(w, "a") and not _verbal_form(w):
-            tag[x] = "J"  # "who looks young" says "young" of its subject
-            in_np = False
-        elif prev in _RELATIVE and _verbal(w) and (_participle(w) or w.endswith("s")):
-            tag[x] = "V"  # "a neighbour who *hosted* a dinner"
-            r.aux[x] = True
-            in_np = True
-        elif prev in _BASE_AUX and _verbal(w):
-            tag[x] = "V"
-            r.aux[x] = True
-            in_np = True
-        elif prev == "and" and y > t0 and tag[y - 1] == "J" and not _verbal_form(w):
-            tag[x], r.head[x] = "J", -2  # "which is black and white": the same subject
-        elif x > t0 and p.clause[x] != p.clause[x - 1] and tag[x - 1] == "J" and _listed_predicate(p, x, t1):
-            tag[x], r.head[x] = "J", -2  # "which are black, pink and white": the same subject
-        elif prev == "and" and seen_verb and w.endswith("ing") and _verbal(w):
-            tag[x] = "V"  # "running in the grass and racing a dog"
-            in_np = True
-        elif w in LINKING and w.endswith(("s", "ed")) and x > t0 and tag[x - 1] == "N" and _adjective_next(p, x, t1):
-            tag[x], r.aux[x] = "V", True  # "the clerk *looks* tired"
-            in_np, seen_verb = False, True
-        elif _postposed_adjective(p, r, x, t1):
-            tag[x] = "J"  # "an area *full* of grass": the area is full
-            in_np = True
-        elif _opening_participle(p, r, x, t0, t1):
-            tag[x] = "V"  # "a cat with a white coat, *perched* on a cabinet, is looking"
-            in_np = True
-        elif _resultative(p, r, x, t1):
-            tag[x], r.passive[x], tag[x + 1] = "V", True, "J"  # "a room painted beige"
-            in_np = False
-        elif _finite_after_noun(p, r, x, t1):
-            tag[x] = "V"  # "a man riding a horse", "a person stands behind it"
-            # "Engineers said the bridge …" heads the clause; "a man dressed in
-            # chaps …" and "a man riding a horse" only qualify their noun.
-            r.aux[x] = w.endswith("s") or (not w.endswith("ing") and _next_word(p, x, t1) in DETERMINERS)
-            in_np = True
+        read = _tag_in_context(p, r, x, t0, t1, y, prev, in_np, seen_verb)
+        if read is not None:
+            in_np = read
         elif in_np and (_nominal(w) or _participle(w)):
             same_phrase = x > t0 and tag[x - 1] == "N" and p.clause[x - 1] == p.clause[x]
             if same_phrase and not (_capital(p, x - 1) and _capital(p, x)):
@@ -240,6 +204,58 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
             det = False
         seen_verb = seen_verb or tag[x] == "V"
     _adjective_lists(p, r, t0, t1)
+
+
+def _tag_in_context(
+    p: Prepared, r: Reading, x: int, t0: int, t1: int, y: int, prev: str, in_np: bool,
+    seen_verb: bool,
+) -> bool | None:
+    """A content word tagged by the words around it (``prev``, at ``y``, the word
+    before it): whether a noun phrase goes on after it, or ``None`` when nothing
+    around it decides (``_tag_sentence`` then reads the word alone)."""
+    tag, w = r.tag, p.low[x]
+    if prev in BE or prev in _PASSIVE_AUX or prev in _HAVE:
+        _after_aux(p, r, x, prev)
+        return tag[x] == "V"
+    if prev in LINKING and tag[y] == "V" and lexicon.lemmas(w, "a") and not _verbal_form(w):
+        tag[x] = "J"  # "who looks young" says "young" of its subject
+        return False
+    if prev in _RELATIVE and _verbal(w) and (_participle(w) or w.endswith("s")):
+        tag[x] = "V"  # "a neighbour who *hosted* a dinner"
+        r.aux[x] = True
+        return True
+    if prev in _BASE_AUX and _verbal(w):
+        tag[x] = "V"
+        r.aux[x] = True
+        return True
+    if prev == "and" and y > t0 and tag[y - 1] == "J" and not _verbal_form(w):
+        tag[x], r.head[x] = "J", -2  # "which is black and white": the same subject
+        return in_np
+    if x > t0 and p.clause[x] != p.clause[x - 1] and tag[x - 1] == "J" and _listed_predicate(p, x, t1):
+        tag[x], r.head[x] = "J", -2  # "which are black, pink and white": the same subject
+        return in_np
+    if prev == "and" and seen_verb and w.endswith("ing") and _verbal(w):
+        tag[x] = "V"  # "running in the grass and racing a dog"
+        return True
+    if w in LINKING and w.endswith(("s", "ed")) and x > t0 and tag[x - 1] == "N" and _adjective_next(p, x, t1):
+        tag[x], r.aux[x] = "V", True  # "the clerk *looks* tired"
+        return False
+    if _postposed_adjective(p, r, x, t1):
+        tag[x] = "J"  # "an area *full* of grass": the area is full
+        return True
+    if _opening_participle(p, r, x, t0, t1):
+        tag[x] = "V"  # "a cat with a white coat, *perched* on a cabinet, is looking"
+        return True
+    if _resultative(p, r, x, t1):
+        tag[x], r.passive[x], tag[x + 1] = "V", True, "J"  # "a room painted beige"
+        return False
+    if _finite_after_noun(p, r, x, t1):
+        tag[x] = "V"  # "a man riding a horse", "a person stands behind it"
+        # "Engineers said the bridge …" heads the clause; "a man dressed in
+        # chaps …" and "a man riding a horse" only qualify their noun.
+        r.aux[x] = w.endswith("s") or (not w.endswith("ing") and _next_word(p, x, t1) in DETERMINERS)
+        return True
+    return None
 
 
 # Light verbs that are stop words: after a form of "be" and before a noun phrase they
