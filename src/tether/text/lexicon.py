@@ -451,7 +451,9 @@ def _licensing(
     cv = _claim_view(c_word, claim_pos)
     # A noun and the adjective WordNet derives from it, either way round ("snow" and
     # "snowy", "telephone" and "telephonic"): a "snow covered hill" is a snowy hill.
-    if not pv.nouns.isdisjoint(cv.adjective_links) or not cv.nouns.isdisjoint(pv.adjective_links):
+    if pv.nouns and cv.adjectives and not pv.nouns.isdisjoint(_linked_nouns(cv.adjectives)):
+        return "synonym"
+    if cv.nouns and pv.adjectives and not cv.nouns.isdisjoint(_linked_nouns(pv.adjectives)):
         return "synonym"
     pos = pv.main
     if pos is None or pos not in cv.by_pos:
@@ -462,7 +464,7 @@ def _licensing(
     # A word WordNet glosses as another register's name for its hypernym ("lady: a
     # polite name for any woman", "guy: an informal term for a youth or man") names
     # what the premise word names.
-    if not pv.said.isdisjoint(c.register):
+    if not pv.said.isdisjoint(_register_union(c.common)):
         return "synonym"
     # Words near the top ("object", "part", "group") say nothing a premise word
     # states: any noun is an object.
@@ -472,7 +474,7 @@ def _licensing(
         # The premise word's own synset names it "<adjective> <noun>" ("boy":
         # "male child"; "woman": "adult female"): it is that noun, and licenses
         # what the noun licenses ("child" gives "kid").
-        for head in pv.heads:
+        for head in _qualified_heads(pv.speaking):
             if head != p_word and _licensing(head, c_word, "n", "n", heads=False) is not None:
                 return "hypernym"
     if pos == "n" and not c.general.isdisjoint(pv.near):
@@ -500,9 +502,9 @@ class _PremiseView:
     main: str | None  # the part of speech it is read in
     said: frozenset[Synset]  # its first senses in that part of speech
     nouns: frozenset[Synset]  # its first noun senses, if read as a noun
-    adjective_links: frozenset[Synset]  # nouns its common adjective senses derive from
+    adjectives: tuple[Synset, ...]  # its common adjective senses, if read as an adjective
     first_ancestors: frozenset[Synset]  # hypernyms of its first sense
-    heads: tuple[str, ...]  # nouns its speaking synsets qualify ("male_child": child)
+    speaking: tuple[Synset, ...]  # its first sense and the second senses that speak
     near: frozenset[Synset]  # hypernyms of its first sense NEAR_GENERAL levels up
     second_ancestors: frozenset[Synset]  # hypernyms of its second senses that speak
     first_up: frozenset[Synset]  # direct hypernyms of its first sense
@@ -513,7 +515,7 @@ class _ClaimSide:
     """A claim word's senses in one part of speech (``_licensing``)."""
 
     synsets: frozenset[Synset]
-    register: frozenset[Synset]  # hypernyms its common senses are a register's name for
+    common: tuple[Synset, ...]  # its commonest senses
     targets: frozenset[Synset]  # its senses specific enough to be licensed as hypernyms
     general: frozenset[Synset]  # its common senses too general for that
     common_targets: frozenset[Synset]  # targets among its common senses
@@ -524,11 +526,19 @@ class _ClaimSide:
 class _ClaimView:
     by_pos: dict[str, _ClaimSide]
     nouns: frozenset[Synset]
-    adjective_links: frozenset[Synset]
+    adjectives: tuple[Synset, ...]
 
 
+@lru_cache(maxsize=16384)
 def _linked_nouns(adjectives: tuple[Synset, ...]) -> frozenset[Synset]:
-    return frozenset(t for s in adjectives[:COMMON_SENSES] for t in _pointed(s, ("+", "\\")))
+    """The nouns WordNet derives the adjective senses from, or they from the nouns."""
+    return frozenset(t for s in adjectives for t in _pointed(s, ("+", "\\")))
+
+
+@lru_cache(maxsize=16384)
+def _register_union(common: tuple[Synset, ...]) -> frozenset[Synset]:
+    """The hypernyms any of these senses is only another register's name for."""
+    return frozenset(u for t in common for u in _register_variant(t))
 
 
 @lru_cache(maxsize=16384)
@@ -536,23 +546,20 @@ def _premise_view(p_word: str, premise_pos: str | None) -> _PremiseView:
     main = premise_pos if premise_pos and lemmas(p_word, premise_pos) else _dominant(p_word)
     p_syn = {pos: v for pos, v in _synsets(p_word, PREMISE_SENSES).items() if pos == main}
     nouns = frozenset(p_syn.get("n", ())[:PREMISE_SENSES])
-    links = _linked_nouns(p_syn.get("a", ()))
+    adjectives = p_syn.get("a", ())[:COMMON_SENSES]
     if main not in p_syn:
         empty: frozenset[Synset] = frozenset()
-        return _PremiseView(None, empty, nouns, links, empty, (), empty, empty, empty)
+        return _PremiseView(None, empty, nouns, adjectives, empty, (), empty, empty, empty)
     senses = p_syn[main]
     first = senses[:HYPERNYM_SENSES]
     second = _second_senses(p_word, main, senses)
-    heads: tuple[str, ...] = ()
-    if main == "n":
-        heads = _qualified_heads((*first, *second))
     return _PremiseView(
         main,
         frozenset(senses),
         nouns,
-        links,
+        adjectives,
         frozenset(t for s in first for t in _ancestors(s, HYPERNYM_DEPTH)),
-        heads,
+        (*first, *second),
         frozenset(t for s in first for t, d in _ancestors(s, NEAR_GENERAL).items() if d),
         frozenset(t for s in second for t in _ancestors(s, HYPERNYM_DEPTH)),
         frozenset(u for f in first for u in _pointed(f, _UP)),
@@ -570,13 +577,13 @@ def _claim_view(c_word: str, claim_pos: str | None) -> _ClaimView:
         targets = frozenset(t for t in senses if pos != "n" or _height(t) >= GENERAL_DEPTH)
         by_pos[pos] = _ClaimSide(
             frozenset(senses),
-            frozenset(u for t in common for u in _register_variant(t)),
+            common,
             targets,
             frozenset(common) - targets,
             targets.intersection(common),
             frozenset(u for t in senses[:EXCLUSIVE_SENSES] for u in _pointed(t, _UP)),
         )
-    return _ClaimView(by_pos, frozenset(c_syn.get("n", ())[:PREMISE_SENSES]), _linked_nouns(c_syn.get("a", ())))
+    return _ClaimView(by_pos, frozenset(c_syn.get("n", ())[:PREMISE_SENSES]), c_syn.get("a", ())[:COMMON_SENSES])
 
 
 # WordNet's lexicographer file of nouns for people (lexnames: 18 noun.person).

@@ -404,7 +404,7 @@ def _relation_set(words: list[str]) -> set[str]:
             words = [*words[:x], pair, *words[x + 2 :]]
             break
     found = {_SAME_RELATION.get(w, w) for w in words if w in RELATION_WORDS} - {"of"}
-    if any(_at_foot(words, x) for x in range(len(words))):
+    if not _FOOT.isdisjoint(words) and any(_at_foot(words, x) for x in range(len(words))):
         found.add(_AT_FOOT)  # "at the base of the cliff": at it, and near it (``_implied``)
     return found
 
