@@ -9,6 +9,7 @@ Unknown keys are an error, so a typo never silently leaves a guardrail at its de
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import tomllib
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["Settings", "default_db_location", "default_db_path", "load_settings"]
+__all__ = ["Settings", "batch_collector", "default_db_location", "default_db_path", "load_settings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,3 +286,13 @@ def default_db_location() -> str | Path:
     if env and env.startswith(("postgresql://", "postgres://")):
         return env
     return default_db_path()
+
+
+def batch_collector() -> None:
+    """Collect cyclic garbage less often in a process Tether runs (the CLI, an ingest
+    worker). Their work builds large caches that live as long as the process (WordNet
+    readings, prepared texts, passages), and the default collector (a pass every 700
+    new objects) walks them again and again: ~15% of ``tether verify``'s CPU on
+    1,000 × 1,000 and ~5% of ingest's, for no garbage freed. Cycles are still
+    collected, every 50,000 new objects."""
+    gc.set_threshold(50_000, 10, 10)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import click
 
+from ..config import batch_collector
 from ..errors import TetherError
 from ._common import COMMAND_MODULES
 from ._common import cli as _group
@@ -49,6 +50,7 @@ def _is_store_failure(exc: Exception) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point."""
+    batch_collector()
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     try:

@@ -28,7 +28,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..config import Settings
+from ..config import Settings, batch_collector
 from ..store import Store
 from .sources import (
     FileJob,
@@ -162,7 +162,7 @@ def _prepared(
     # (602 text files: 20 s of CPU where the whole ingest took 4).
     recycle = any(job.path.suffix.lower() not in _PREPARE_BYTES_S for _, job in jobs)
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context(),
-                             initializer=_die_with_parent, initargs=(os.getpid(),),
+                             initializer=_start_worker, initargs=(os.getpid(),),
                              max_tasks_per_child=settings.ingest_worker_max_files if recycle
                              else None) as pool:
         waiting: deque[tuple[list[int], Future[list[Prepared]]]] = deque()
@@ -240,10 +240,12 @@ def _pool_size(jobs: list[tuple[int, FileJob]], workers: int) -> int:
     return min(workers, len(jobs), round(seconds / _WORK_PER_WORKER_S))
 
 
-def _die_with_parent(parent: int) -> None:
-    """A worker ends when the process that started it does, even by SIGKILL: left
-    behind, it would keep extracting for no one and hold the terminal's pipes open.
-    (Linux: the kernel's parent-death signal; elsewhere the pool's own shutdown.)"""
+def _start_worker(parent: int) -> None:
+    """A worker collects garbage as the CLI does (``batch_collector``), and ends when
+    the process that started it does, even by SIGKILL: left behind, it would keep
+    extracting for no one and hold the terminal's pipes open. (Linux: the kernel's
+    parent-death signal; elsewhere the pool's own shutdown.)"""
+    batch_collector()
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
