@@ -1,7 +1,9 @@
 """What a source is and how its bytes decode: media types, charsets, BOMs, binary sniffing.
 
 Tether never guesses an encoding: a BOM, the caller's ``charset`` or the document's
-own declaration decides, else UTF-8, and a decode error names the byte offset.
+own declaration decides, else UTF-8, and a decode error names the byte offset. The one
+default beside UTF-8 is the web's: an HTML page that declares nothing and is not UTF-8
+(nor holds a UTF-8 sequence) is windows-1252, as browsers read it (``html``, ADR 0038).
 """
 
 from __future__ import annotations
