@@ -70,7 +70,7 @@ def _passage_rows(passages: Sequence[Passage], first_rowid: int) -> list[tuple[A
 
 
 @lru_cache(maxsize=4096)
-def _flag_column(flags: tuple[str, ...], heading: tuple[str, ...]) -> str:
+def _flag_column(flags: tuple[str, ...], heading: tuple[str, ...]) -> Any:
     return SQLITE.list_value(flag_column(flags, heading))
 
 _HIT_COLUMNS = (

@@ -379,7 +379,8 @@ def _common_opening(a: Alignment, s: int, e: int, known: Names) -> bool:
         return False
     word = c.low[s]
     return any(
-        p.keys[z] and not p.keys[z].startswith("#") and lexicon.licenses(p.low[z], word)
+        (key := p.keys[z]) and not key.startswith("#")
+        and lexicon.licenses(p.low[z], word)
         for z in range(a.t0, a.t1)
     )
 
