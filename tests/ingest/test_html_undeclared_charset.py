@@ -20,7 +20,7 @@ from tether import Tether
 from tether.config import Settings
 from tether.errors import InputError
 from tether.ingest.extract import extract_bytes
-from tether.ingest.extract.html import CharsetWarning, decode_html, html_encoding
+from tether.ingest.extract.html import CharsetWarning, _declared_encoding, decode_html
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -63,7 +63,7 @@ def test_the_decoded_page_is_what_a_browser_shows() -> None:
     assert page == SHOWN
     assert "Café" in page and "Phý" in page and "3 € a cup" in page
     assert "\x81" in page and "\x9d" in page
-    assert html_encoding(LATIN, "page.html", None) == ("utf-8", 0)  # nothing declared
+    assert _declared_encoding(LATIN, "page.html", None) == (None, 0)  # nothing declared
 
 
 @pytest.mark.parametrize("settings", [Settings(), STREAMED], ids=["tree", "streamed"])

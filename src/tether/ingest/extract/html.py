@@ -194,14 +194,6 @@ def decode_html(data: bytes, name: str, charset: str | None) -> str:
     return _read_page(data, name, charset)[0]
 
 
-def html_encoding(data: bytes, name: str, charset: str | None) -> tuple[str, int]:
-    """The codec a page declares (BOM, ``charset``, ``<meta charset>``/XML declaration),
-    else ``"utf-8"``, and the length of its byte-order mark. A page that declares
-    nothing and is not valid UTF-8 is read as windows-1252 instead (``decode_html``)."""
-    encoding, skip = _declared_encoding(data, name, charset)
-    return encoding or "utf-8", skip
-
-
 def _declared_encoding(data: bytes, name: str, charset: str | None) -> tuple[str | None, int]:
     """The codec ``data`` declares (``None``: nothing declared), and its BOM's length."""
     encoding, rest = split_bom(data[:4])
