@@ -109,6 +109,7 @@ class _Index:
 
     units: tuple[Evidence, ...]
     keys: tuple[frozenset[str], ...]
+    sizes: tuple[int, ...]  # len(keys[i])
     postings: dict[str, set[int]]
 
 
@@ -129,7 +130,7 @@ def _index_for(evidence: Sequence[Evidence]) -> _Index:
     for i, unit_keys in enumerate(keys):
         for key in unit_keys:
             postings.setdefault(key, set()).add(i)
-    index = _Index(tuple(evidence), keys, postings)
+    index = _Index(tuple(evidence), keys, tuple(map(len, keys)), postings)
     _last[:] = [index]
     return index
 
@@ -151,7 +152,9 @@ def candidates(
         return list(range(len(evidence)))
     index = _index_for(evidence)
     wanted = prepare_passage(_MARKERS.sub(" ", sentence)).key_set
-    present = sorted((k for k in wanted if k in index.postings), key=lambda k: len(index.postings[k]))
+    # Rarest first; equally rare keys in their own order, never in the set's (which
+    # changes with the interpreter's hash seed, and with it the candidates).
+    present = sorted((k for k in wanted if k in index.postings), key=lambda k: (len(index.postings[k]), k))
     chosen = {0} | ({i for i, u in enumerate(evidence) if _hinted(u, hints)} if hints else set())
     if not present:
         return sorted(chosen)
@@ -162,14 +165,20 @@ def candidates(
         if len(core) <= budget:
             break
         core = (core & index.postings[key]) or core
-    pool = set(islice(core, budget))
+    # Still more than the budget hold the rarest keys (near-copies of one sentence):
+    # those with the fewest keys besides, the closest to the sentence, go first.
+    sizes = index.sizes
+    pool = set(core) if len(core) <= budget else set(sorted(core, key=lambda i: (sizes[i], i))[:budget])
     for key in present[1:]:
         if len(pool) >= budget:
             break
         pool.update(islice(index.postings[key], budget - len(pool)))
     total = len(evidence)
     weight = {k: math.log(1 + total / len(index.postings[k])) for k in present}
-    ranked = sorted(pool, key=lambda i: (-sum(map(weight.__getitem__, wanted & index.keys[i])), i))
+    # fsum: the same total in any order (a set's order follows the hash seed, and a
+    # plain float sum differs in its last bits by order, enough to reorder ties).
+    ranked = sorted(pool, key=lambda i: (-math.fsum(map(weight.__getitem__, wanted & index.keys[i])),
+                                         sizes[i], i))
     return sorted(chosen | set(ranked[:cap]))
 
 
