@@ -14,9 +14,11 @@ class Run:
     err: str
 
 
-def run_tether(*args: str, stdin: str | None = None, cwd: Path | None = None, timeout: float = 120) -> Run:
-    """The real CLI in a subprocess: exit codes, stdout and stderr as a user sees them."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+def run_tether(*args: str, stdin: str | None = None, cwd: Path | None = None, timeout: float = 120,
+               env: dict[str, str] | None = None) -> Run:
+    """The real CLI in a subprocess: exit codes, stdout and stderr as a user sees them
+    (``env``: variables set beside this process's own)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src"), **(env or {})}
     proc = subprocess.run(
         [sys.executable, "-m", "tether", *args], input=stdin, capture_output=True, text=True,
         cwd=cwd, env=env, timeout=timeout,
