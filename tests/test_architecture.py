@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tether"
 
 # The shared vocabulary depends on nothing above it; each stage lists what it may use.
-VOCABULARY = {"records", "errors", "config", "ids", "modes", "deadline"}
+VOCABULARY = {"records", "errors", "config", "ids", "modes", "deadline", "workers"}
 ALLOWED: dict[str, set[str]] = {
     "vocabulary": set(),
     "text": set(),

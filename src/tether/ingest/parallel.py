@@ -17,10 +17,8 @@ fails leaves nothing of itself and the others go on.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
-import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -28,8 +26,9 @@ from concurrent.futures import Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..config import Settings, batch_collector
+from ..config import Settings
 from ..store import Store
+from ..workers import default_workers, start_worker
 from .sources import (
     FileJob,
     IngestResult,
@@ -40,17 +39,9 @@ from .sources import (
     write_prepared,
 )
 
-__all__ = ["default_workers", "ingest_files"]
+__all__ = ["ingest_files"]
 
 Done = Callable[[Path, IngestResult, int], None]  # (path, result, bytes) after each file
-
-
-def default_workers() -> int:
-    """The cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def ingest_files(
@@ -162,7 +153,7 @@ def _prepared(
     # (602 text files: 20 s of CPU where the whole ingest took 4).
     recycle = any(job.path.suffix.lower() not in _PREPARE_BYTES_S for _, job in jobs)
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context(),
-                             initializer=_start_worker, initargs=(os.getpid(),),
+                             initializer=start_worker, initargs=(os.getpid(),),
                              max_tasks_per_child=settings.ingest_worker_max_files if recycle
                              else None) as pool:
         waiting: deque[tuple[list[int], Future[list[Prepared]]]] = deque()
@@ -238,21 +229,6 @@ def _pool_size(jobs: list[tuple[int, FileJob]], workers: int) -> int:
     seconds = sum(max(0, job.size) / _PREPARE_BYTES_S.get(job.path.suffix.lower(), _OTHER_BYTES_S)
                   for _, job in jobs)
     return min(workers, len(jobs), round(seconds / _WORK_PER_WORKER_S))
-
-
-def _start_worker(parent: int) -> None:
-    """A worker collects garbage as the CLI does (``batch_collector``), and ends when
-    the process that started it does, even by SIGKILL: left behind, it would keep
-    extracting for no one and hold the terminal's pipes open. (Linux: the kernel's
-    parent-death signal; elsewhere the pool's own shutdown.)"""
-    batch_collector()
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        return
-    if os.getppid() != parent:  # it died before the signal was armed (while importing)
-        os._exit(1)
 
 
 def _context() -> multiprocessing.context.BaseContext:

@@ -1,0 +1,123 @@
+"""Worker processes: how many cores there are, how a worker starts, one forked map.
+
+Ingest *spawns* its workers (``ingest.parallel``): its process may hold store
+connections and threads, which a fork would copy. ``tether verify`` *forks* them
+(``forked_map``): that process holds neither, and a fork hands each worker what the
+parent already built (the passages' index, the prepared passages, WordNet's maps)
+instead of building it again in every worker.
+
+>>> forked_map(abs, [-1, 2, -3], workers=2)
+[1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+from .config import batch_collector
+from .errors import TetherError
+
+__all__ = ["default_workers", "forked_map", "start_worker"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def start_worker(parent: int) -> None:
+    """A worker collects garbage as the CLI does (``batch_collector``), and ends when
+    the process that started it does, even by SIGKILL: left behind, it would keep
+    working for no one and hold the terminal's pipes open. (Linux: the kernel's
+    parent-death signal; elsewhere the parent's own clean-up.)"""
+    batch_collector()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if os.getppid() != parent:  # it died before the signal was armed (while importing)
+        os._exit(1)
+
+
+def forked_map(fn: Callable[[T], R], items: Sequence[T], *, workers: int) -> list[R]:
+    """``[fn(x) for x in items]``, the items dealt out among ``workers`` forked
+    processes (item ``i`` to worker ``i % workers``: neighbouring items often cost
+    alike) and the results put back in order: the same list as in one process when
+    ``fn``'s result depends on its item alone. One process where fork is not
+    available, for one worker or one item. An error in a worker is raised here (a
+    ``TetherError`` as it was raised); a worker that dies without a result (killed,
+    out of memory) raises ``TetherError``. On any error or interrupt here the workers
+    are killed: none outlives the call."""
+    workers = min(workers, len(items))
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [fn(x) for x in items]
+    context = multiprocessing.get_context("fork")
+    for stream in (sys.stdout, sys.stderr):  # a child must not flush a copy of their buffers
+        stream.flush()
+    started: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
+    try:
+        for k in range(workers):
+            receiver, sender = context.Pipe(duplex=False)
+            child = context.Process(target=_work, args=(fn, items[k::workers], sender, os.getpid()),
+                                    daemon=True)
+            child.start()
+            sender.close()  # the parent keeps only its end: EOF once the child is gone
+            started.append((child, receiver))
+        shares = [_result(receiver) for _, receiver in started]
+    finally:
+        for child, receiver in started:
+            if child.is_alive():
+                child.kill()
+            child.join()
+            receiver.close()
+    out: list[Any] = [None] * len(items)
+    for k, share in enumerate(shares):
+        out[k::workers] = share
+    return out
+
+
+def _work(fn: Callable[[Any], Any], share: Sequence[Any], sender: Connection, parent: int) -> None:
+    """A forked worker: its share of the items, sent back as one list (or the error)."""
+    start_worker(parent)
+    try:
+        sender.send(("ok", [fn(x) for x in share]))
+    except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
+        sender.send(("error", exc if _round_trips(exc) else TetherError(f"{type(exc).__name__}: {exc}")))
+    finally:
+        sender.close()
+
+
+def _round_trips(exc: BaseException) -> bool:
+    """Whether the parent can rebuild ``exc`` (one whose constructor wants other
+    arguments than it keeps would fail there, in ``recv``); else it goes as text."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any failure means: send the text instead
+        return False
+    return True
+
+
+def _result(receiver: Connection) -> list[Any]:
+    try:
+        kind, value = receiver.recv()
+    except EOFError:
+        raise TetherError("a worker process ended without a result (killed or out of memory)",
+                          hint="run again, or with fewer workers") from None
+    if kind == "error":
+        raise value
+    return value
