@@ -146,6 +146,11 @@ class Settings:
     # POST /v1/verify checks at most this many sentences x passages. An answer's 10
     # sentences against 1,000 passages is 10,000; 50,000 cost ~1.5 s of CPU.
     max_verify_pairs: int = 50_000
+    # Processes that check the sentences of one large `tether verify` request (forked,
+    # from 100,000 sentences x passages; below that a fork costs more than it saves);
+    # 0 = one per core, 1 = this process alone. Each sentence is checked on its own,
+    # so the verdicts are the same at any count.
+    verify_workers: int = 0
     # PDF content-stream tokens (operators and their operands, as pypdf's parser counts
     # them) parsed per document, and per page: a dense text page holds 5-20 thousand,
     # a detailed vector drawing a few hundred thousand. pypdf parses ~200,000 tokens a

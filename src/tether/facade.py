@@ -30,8 +30,12 @@ from .records import Answer, Citation
 from .retrieve.calibrate import Threshold, resolve_threshold
 from .store import Store, open_store
 from .text.sentences import split_sentences
+from .workers import forked_map
 
 _UNSET = object()
+# Sentences x passages from which ``verify_answer`` forks its workers: below that the
+# whole request takes under ~0.2 s of CPU, about what starting the workers costs.
+FORK_PAIRS = 100_000
 
 __all__ = ["Event", "Tether", "verify_answer"]
 
@@ -162,12 +166,16 @@ def verify_answer(
     settings: Settings | None = None,
     modes: Mapping[str, str] | None = None,
     judge: Judge | None = None,
+    workers: int = 1,
 ) -> list[dict[str, Any]]:
     """The guard on its own: verdicts for ``sentences`` (or ``answer`` split into
     sentences) against free-standing ``passages`` (id → text).
 
     With a ``judge`` (and the ``judge`` gate not ``off``) each verdict goes through it
-    as in ``ask``: by default it can only take support away.
+    as in ``ask``: by default it can only take support away. Without one, a request of
+    at least ``FORK_PAIRS`` sentences × passages is shared out among ``workers``
+    forked processes (the same verdicts; a process that holds threads or connections
+    should leave ``workers`` at 1).
 
     >>> verify_answer(passages={"a": "Water boils at 100 °C."},
     ...               sentences=["Water boils at 100 °C."])[0]["outcome"]
@@ -176,27 +184,32 @@ def verify_answer(
     settings = settings or load_settings()
     items = list(sentences) if sentences is not None else split_sentences(answer or "")
     evidence = evidence_from_texts(passages)
-    results = []
     judge_mode = resolve_modes(settings.modes, modes)["judge"]
-    for text in items:
+    reader = judge if judge_mode != "off" else None
+
+    def row(text: str) -> dict[str, Any]:
         result = attribute_statements(text, evidence, settings=settings, hints=(), modes=modes)
-        if judge is not None and judge_mode != "off":
-            result, _ = judged(text, result, judge, mode=judge_mode,
+        if reader is not None:
+            result, _ = judged(text, result, reader, mode=judge_mode,
                                accept_paraphrase=settings.judge_accepts_paraphrase)
         verdict = result.verdict
         quote = None
         if verdict.span and verdict.passage_id is not None and verdict.passage_id in passages:
             quote = passages[verdict.passage_id][verdict.span[0] : verdict.span[1]]
-        results.append(
-            {
-                "text": text,
-                "outcome": verdict.outcome,
-                "passage_id": verdict.passage_id,
-                "span": list(verdict.span) if verdict.span else None,
-                "quote": quote,
-                "score": verdict.score,
-                "reasons": list(verdict.reasons),
-                "checker": verdict.checker,
-            }
-        )
-    return results
+        return {
+            "text": text,
+            "outcome": verdict.outcome,
+            "passage_id": verdict.passage_id,
+            "span": list(verdict.span) if verdict.span else None,
+            "quote": quote,
+            "score": verdict.score,
+            "reasons": list(verdict.reasons),
+            "checker": verdict.checker,
+        }
+
+    # A judge holds a model or a connection a fork would share: it stays in this process.
+    if reader is not None or workers <= 1 or len(items) * len(passages) < FORK_PAIRS:
+        return [row(text) for text in items]
+    # The first sentence here, before the fork: it builds the passages' index and
+    # prepares every passage once, for all the workers.
+    return [row(items[0])] + forked_map(row, items[1:], workers=workers)

@@ -72,3 +72,49 @@ def test_verify_alignment_cap_below_one_is_a_clear_error(tmp_path):
     assert run.code == 2
     lines = [line for line in run.err.splitlines() if line.strip()]
     assert lines[0] == "error: max_alignments must be at least 1, got 0", run.err
+
+
+def test_verify_is_the_same_under_every_hash_seed():
+    # Two units share equally rare words with the sentence, and their weights sum to the
+    # same total in exact arithmetic but not always in floating point, by the order a
+    # set hands them out: that order follows PYTHONHASHSEED, and so did the candidate
+    # kept under a cap of one alignment. The verdict must not depend on it.
+    fill = [f"Filler record number{chr(97 + i % 26)}{chr(97 + i // 26)} about nothing." for i in range(20)]
+    units = [*fill[:5], "zorbax quillon marvex", "tolvane brimsel kestrin", *fill[5:]]
+    units[7] += " quillon marvex"
+    units[8] += " marvex"
+    units[9] += " brimsel kestrin"
+    units[10] += " kestrin"
+    request = json.dumps({"passages": [{"id": f"u{i}", "text": t} for i, t in enumerate(units)],
+                          "sentences": ["zorbax quillon marvex tolvane brimsel kestrin."]})
+    outputs = set()
+    for seed in range(6):
+        run = run_tether("verify", stdin=request,
+                         env={"PYTHONHASHSEED": str(seed), "TETHER_MAX_ALIGNMENTS": "1"})
+        assert run.code == 0, run.err
+        outputs.add(run.out)
+    assert len(outputs) == 1, outputs
+
+
+def test_verify_finds_a_copy_among_more_look_alikes_than_the_candidate_pool():
+    # 300 units hold every word of the sentence and one more; the copy, without that
+    # one more, comes last. The pool (8 x max_alignments) takes the units closest to the
+    # sentence, not the first 128 by position, so the copy is checked and supports it.
+    passages = [{"id": f"p{i}", "text": f"A man is playing a guitar beside hut{i}q."} for i in range(300)]
+    passages.append({"id": "copy", "text": "A man is not playing a guitar."})
+    run = run_tether("verify", stdin=json.dumps({"passages": passages,
+                                                 "sentences": ["A man is not playing a guitar."]}))
+    assert run.code == 0, run.err
+    result = json.loads(run.out)["sentences"][0]
+    assert (result["outcome"], result["passage_id"]) == ("supported", "copy"), result
+
+
+def test_verify_workers_change_nothing_in_the_verdicts(tmp_path):
+    # 200 x 600 pairs: over the fork threshold, so the default (one worker per core)
+    # shares the sentences out; one worker checks them all in this process.
+    request = json.dumps(_many(200, 600))
+    forked = run_tether("verify", stdin=request)
+    alone = run_tether("verify", stdin=request, env={"TETHER_VERIFY_WORKERS": "1"})
+    assert forked.code == alone.code == 0, forked.err + alone.err
+    assert forked.out == alone.out
+    assert len(json.loads(forked.out)["sentences"]) == 200

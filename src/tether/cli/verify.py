@@ -16,6 +16,7 @@ from ..guard.reader import bound_judge
 from ..judges import load_judge
 from ..judges.base import Judge
 from ..modes import parse_modes
+from ..workers import default_workers
 from ._common import (
     cli,
     command_settings,
@@ -88,6 +89,7 @@ def verify(
     """
     settings = command_settings(ctx, judge=judge)
     modes = parse_modes(mode)
+    workers = settings.verify_workers or default_workers()
     stdin = click.get_text_stream("stdin")
     if jsonl:
         requests = []
@@ -98,7 +100,8 @@ def verify(
             requests.append((obj["id"], _verify_request(obj, where=where)))
         reader = _calibrated_judge(settings, db)  # loaded once every line is known good
         for item_id, request in requests:
-            result = verify_answer(settings=settings, modes=modes, judge=reader, **request)
+            result = verify_answer(settings=settings, modes=modes, judge=reader, workers=workers,
+                                   **request)
             click.echo(json_line({"id": item_id, "sentences": result, **_judge_field(reader)}))
         return
     text = read_text(stdin)
@@ -106,7 +109,7 @@ def verify(
         raise InputError("no JSON on stdin", hint='pipe {"passages": [...], "sentences": [...]} in')
     request = _verify_request(parse_json_object(text, where="stdin"), where="stdin")
     reader = _calibrated_judge(settings, db)
-    result = verify_answer(settings=settings, modes=modes, judge=reader, **request)
+    result = verify_answer(settings=settings, modes=modes, judge=reader, workers=workers, **request)
     out = {"sentences": result, **_judge_field(reader)}
     json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
     click.echo()
