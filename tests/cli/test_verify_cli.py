@@ -1,4 +1,12 @@
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
 
 from .conftest import run_tether
 
@@ -118,3 +126,59 @@ def test_verify_workers_change_nothing_in_the_verdicts(tmp_path):
     assert forked.code == alone.code == 0, forked.err + alone.err
     assert forked.out == alone.out
     assert len(json.loads(forked.out)["sentences"]) == 200
+
+
+def _stat(pid: int) -> list[str]:
+    """State, parent pid, ... of a process (Linux /proc); [] once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
+
+
+def _children(pid: int) -> list[int]:
+    return [int(e.name) for e in Path("/proc").iterdir()
+            if e.name.isdigit() and _stat(int(e.name))[1:2] == [str(pid)]]
+
+
+def _alive(pid: int) -> bool:
+    return _stat(pid)[:1] not in ([], ["Z"])
+
+
+def _verify_with_workers(request: dict, tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:
+    """``tether verify`` on ``request``, once its workers are running, and their pids."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    body = tmp_path / "request.json"
+    body.write_text(json.dumps(request), encoding="utf-8")
+    with body.open("rb") as stdin:
+        process = subprocess.Popen([sys.executable, "-m", "tether", "verify"], stdin=stdin,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                   start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not (workers := _children(process.pid)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert workers, "tether verify started no workers"
+    return process, workers
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_verify_interrupted_is_one_line_and_leaves_no_worker(tmp_path):
+    process, workers = _verify_with_workers(_many(3000, 2000), tmp_path)
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert out == b"" and err.decode().strip() == "error: interrupted"
+    assert not any(_alive(pid) for pid in workers)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc, prctl")
+def test_verify_killed_takes_its_workers_with_it(tmp_path):
+    process, workers = _verify_with_workers(_many(3000, 2000), tmp_path)
+    process.kill()  # SIGKILL: no clean-up runs in the parent
+    process.wait(timeout=30)
+    # Left to themselves the workers would go on for seconds (the request takes ~7 s).
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers)
+
