@@ -257,10 +257,12 @@ def overlap(
 ) -> float:
     """Weighted share (0..1) of the question's stems found in ``present``; a stem
     found only ``nearby`` (in the title) counts half."""
-    total = sum(weights.values())
+    # fsum: the weights come in the order of a set of stems (it follows the hash seed),
+    # and a plain float sum differs in its last bits by order, enough to reorder ties.
+    total = math.fsum(weights.values())
     if not total:
         return 0.0
-    found = sum(
+    found = math.fsum(
         w if s in present else w / 2
         for s, w in weights.items()
         if s in present | nearby

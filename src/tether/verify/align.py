@@ -7,6 +7,7 @@ with the most claim keys (then the shortest) is the span the support rests on.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -79,11 +80,13 @@ def align(claim: Prepared, passage: Prepared, window: Window) -> Alignment:
         if k in wanted:
             positions.setdefault(k, []).append(x)
     # Rare words weigh more; a tie goes to the sentence with the claim's first words.
+    # fsum: a set hands its keys out in an order that follows the hash seed, and a
+    # plain float sum differs in its last bits by order, enough to break a tie.
     head = {k for k in claim.keys[:4] if k}
     main = max(
         range(window.first, window.last + 1),
         key=lambda i: (
-            sum(1 / len(passage.index[k]) for k in passage.sent_keys[i] & window.matched),
+            math.fsum(1 / len(passage.index[k]) for k in passage.sent_keys[i] & window.matched),
             len(passage.sent_keys[i] & head),
             -i,
         ),
