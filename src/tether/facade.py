@@ -207,8 +207,9 @@ def verify_answer(
             "checker": verdict.checker,
         }
 
-    # A judge holds a model or a connection a fork would share: it stays in this process.
-    if reader is not None or workers <= 1 or len(items) * len(passages) < FORK_PAIRS:
+    # A judge (even one its gate leaves off) holds a model's threads or a connection
+    # that a fork would copy: the work stays in this process.
+    if judge is not None or workers <= 1 or len(items) * len(passages) < FORK_PAIRS:
         return [row(text) for text in items]
     # The first sentence here, before the fork: it builds the passages' index and
     # prepares every passage once, for all the workers.
