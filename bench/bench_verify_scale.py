@@ -12,10 +12,12 @@ the passages. Measured in one run:
   second (the candidates the index hands to the support test);
 - the substring baseline ``sentence.lower() in passage.lower()`` over all N × M pairs;
 - exactness: outcomes and passages with the cap against every passage checked
-  (``max_alignments`` = M) on the first ``--exact`` sentences;
+  (``max_alignments`` = M) on the first ``--exact`` sentences (and on the first
+  ``--big-exact`` of the bad-input request);
 - the bad input, ``--big`` × ``--big`` through the CLI (0 skips it).
 
     python bench/bench_verify_scale.py [--data ../shared/data] [--n 1000] [--m 1000] [--big 10000]
+                                       [--big-exact 300]
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def cli(sentences: list[str], passages: list[str], timeout: float, **env_vars: s
 
 
 def in_process(sentences: list[str], passages: list[str], settings: Settings) -> dict[str, float]:
-    import tether.guard.attribute as attribute
+    from tether.guard import attribute
 
     checks = 0
     real = attribute.check
@@ -143,9 +145,11 @@ def exactness(sentences: list[str], passages: list[str], k: int) -> dict[str, ob
     same = sum(a["outcome"] == b["outcome"] for a, b in zip(capped, full))
     supported_full = [b for b in full if b["outcome"] == "supported"]
     kept = sum(a["outcome"] == "supported" for a, b in zip(capped, full) if b["outcome"] == "supported")
+    # Supported under the cap but not over every passage: what the cap must never add.
+    added = sum(a["outcome"] == "supported" != b["outcome"] for a, b in zip(capped, full))
+    same_passage = sum(a["passage_id"] == b["passage_id"] for a, b in zip(capped, full))
     return {"sentences": k, "same_outcome": same, "supported_full": len(supported_full),
-            "supported_kept": kept, "same_passage": sum(a["passage_id"] == b["passage_id"]
-                                                        for a, b in zip(capped, full))}
+            "supported_kept": kept, "supported_only_capped": added, "same_passage": same_passage}
 
 
 def main() -> None:
@@ -155,6 +159,8 @@ def main() -> None:
     ap.add_argument("--m", type=int, default=1000)
     ap.add_argument("--exact", type=int, default=150)
     ap.add_argument("--big", type=int, default=10000)
+    ap.add_argument("--big-exact", type=int, default=0,
+                    help="exactness on this many sentences of the --big request too (~0.3 s each)")
     args = ap.parse_args()
     pool = _sentences(args.data)
     sentences, passages = build(pool, args.n, args.m)
@@ -173,6 +179,8 @@ def main() -> None:
         wall, code, err = cli(s_big, p_big, timeout=600)
         report["bad_input_cli"] = {"n": args.big, "m": args.big, "wall_s": round(wall, 2), "exit": code,
                                    **({"stderr": err} if code else {})}
+        if args.big_exact:
+            report["bad_input_exactness"] = exactness(s_big, p_big, min(args.big_exact, args.big))
     print(json.dumps(report, indent=2))
 
 
