@@ -69,7 +69,7 @@ def forked_map(fn: Callable[[T], R], items: Sequence[T], *, workers: int) -> lis
     context = multiprocessing.get_context("fork")
     for stream in (sys.stdout, sys.stderr):  # a child must not flush a copy of their buffers
         stream.flush()
-    started: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
+    started: list[tuple[Any, Connection]] = []  # (the fork context's Process, its pipe end)
     try:
         for k in range(workers):
             receiver, sender = context.Pipe(duplex=False)
@@ -120,4 +120,5 @@ def _result(receiver: Connection) -> list[Any]:
                           hint="run again, or with fewer workers") from None
     if kind == "error":
         raise value
-    return value
+    share: list[Any] = value
+    return share
