@@ -69,3 +69,22 @@ def test_a_worker_killed_mid_work_is_an_error_and_the_others_are_stopped():
     with pytest.raises(TetherError, match="ended without a result"):
         forked_map(_die_on_five, list(range(10)), workers=2)
     assert multiprocessing.active_children() == []
+
+
+def test_no_process_to_be_had_means_the_work_is_done_here(monkeypatch):
+    # The second fork fails as under a process limit (EAGAIN): the first worker is
+    # stopped and this process computes every item.
+    context = multiprocessing.get_context("fork")
+    real_start, calls = context.Process.start, []
+
+    def start(self):
+        calls.append(self)
+        if len(calls) == 2:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        real_start(self)
+
+    monkeypatch.setattr(context.Process, "start", start)
+    out = forked_map(_square_and_pid, list(range(9)), workers=3)
+    assert [v for v, _ in out] == [x * x for x in range(9)]
+    assert {pid for _, pid in out} == {os.getpid()}
+    assert multiprocessing.active_children() == []

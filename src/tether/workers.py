@@ -61,8 +61,9 @@ def forked_map(fn: Callable[[T], R], items: Sequence[T], *, workers: int) -> lis
     ``fn``'s result depends on its item alone. One process where fork is not
     available, for one worker or one item. An error in a worker is raised here (a
     ``TetherError`` as it was raised); a worker that dies without a result (killed,
-    out of memory) raises ``TetherError``. On any error or interrupt here the workers
-    are killed: none outlives the call."""
+    out of memory) raises ``TetherError``; when a worker cannot be started at all, this
+    process does the work. On any error or interrupt here the workers are killed: none
+    outlives the call."""
     workers = min(workers, len(items))
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return [fn(x) for x in items]
@@ -70,21 +71,30 @@ def forked_map(fn: Callable[[T], R], items: Sequence[T], *, workers: int) -> lis
     for stream in (sys.stdout, sys.stderr):  # a child must not flush a copy of their buffers
         stream.flush()
     started: list[tuple[Any, Connection]] = []  # (the fork context's Process, its pipe end)
+    shares: list[list[Any]] | None = None
     try:
         for k in range(workers):
             receiver, sender = context.Pipe(duplex=False)
             child = context.Process(target=_work, args=(fn, items[k::workers], sender, os.getpid()),
                                     daemon=True)
-            child.start()
-            sender.close()  # the parent keeps only its end: EOF once the child is gone
+            try:
+                child.start()
+            except OSError:  # no process to be had (a process limit, no memory): all here
+                receiver.close()
+                break
+            finally:
+                sender.close()  # the parent keeps only its end: EOF once the child is gone
             started.append((child, receiver))
-        shares = [_result(receiver) for _, receiver in started]
+        else:
+            shares = [_result(receiver) for _, receiver in started]
     finally:
         for child, receiver in started:
             if child.is_alive():
                 child.kill()
             child.join()
             receiver.close()
+    if shares is None:
+        return [fn(x) for x in items]
     out: list[Any] = [None] * len(items)
     for k, share in enumerate(shares):
         out[k::workers] = share
