@@ -102,7 +102,10 @@ def forked_map(fn: Callable[[T], R], items: Sequence[T], *, workers: int) -> lis
 
 
 def _work(fn: Callable[[Any], Any], share: Sequence[Any], sender: Connection, parent: int) -> None:
-    """A forked worker: its share of the items, sent back as one list (or the error)."""
+    """A forked worker: its share of the items, sent back as one list (or the error).
+    Ctrl-C is the parent's to handle (it stops the workers): a worker interrupted too
+    would print a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     start_worker(parent)
     try:
         sender.send(("ok", [fn(x) for x in share]))
