@@ -199,7 +199,7 @@ class _Outliner:
             self.open(1, _label(raw))
             self.add(i, i, "heading")
             return i + 1
-        if indent <= 3 and self._underlined(i):  # (_underlined's own first test, uncalled)
+        if self._underlined(i):
             self.open(1 if self.line(i + 1).lstrip()[0] == "=" else 2, _label(raw))
             self.add(i, i + 1, "heading")
             return i + 2
@@ -224,8 +224,7 @@ class _Outliner:
         if self.usage:
             return self.paragraph(i, kind="synopsis")
         indent = self.indents[i]
-        # Most lines are followed by a filled one: no call to find it.
-        nxt = i + 1 if i + 1 < self.n and not self.blanks[i + 1] else self.next_filled(i + 1)
+        nxt = self.next_filled(i + 1)
         deeper = nxt is not None and self.indents[nxt] > indent
         body = raw.strip()
         if (self.man and 0 < indent < 5 and deeper and len(body) < 60

@@ -217,18 +217,15 @@ def sentence_ranges(text: str, start: int = 0, end: int | None = None) -> list[t
     cost a fifth of what a ``Span`` does to make)."""
     end = len(text) if end is None else end
     ranges: list[tuple[int, int]] = []
-    spaces, last = _SPACES.match, start
-    # One loop with the trim inline (what _trimmed does): it runs for every sentence.
+    last = start
     for cut in [*map(start.__add__, _raw_breaks(text[start:end])), end]:
-        if last < cut:
-            lo, hi = spaces(text, last, cut).end(), cut  # type: ignore[union-attr]  # always matches
-            while hi > lo and text[hi - 1].isspace():
-                hi -= 1
+        piece = _trimmed(text, last, cut)
+        if piece:
             # A trimmed piece is its own trim: only a long one needs cutting.
-            if hi - lo > _MAX_SENTENCE:
-                ranges.extend(_cut_long(text, lo, hi))
-            elif hi > lo:
-                ranges.append((lo, hi))
+            if piece[1] - piece[0] > _MAX_SENTENCE:
+                ranges.extend(_cut_long(text, *piece))
+            else:
+                ranges.append(piece)
         last = cut
     return ranges
 
