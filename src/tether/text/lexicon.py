@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Literal
 
 __all__ = [
-    "Relation", "available", "collocation_licenses", "defined_as", "exclusive", "irregular_base", "kind_of", "lemmas",
-    "licenses", "relation", "verb_forms", "wordnet_dir",
+    "Relation", "available", "collocation_licenses", "defined_as", "dominant", "exclusive", "irregular_base",
+    "kind_of", "lemmas", "licenses", "relation", "verb_forms", "wordnet_dir",
 ]  # fmt: skip
 
 Relation = Literal["same", "synonym", "hypernym", "antonym", "cohyponym"]
@@ -342,7 +342,7 @@ def _register_variant(synset: Synset) -> frozenset[Synset]:
 
 
 @lru_cache(maxsize=65536)
-def _dominant(word: str) -> str | None:
+def dominant(word: str) -> str | None:
     """The part of speech with the most senses of ``word`` (ties: n, v, a, r)."""
     best, count = None, 0
     for pos in POS:
@@ -543,7 +543,7 @@ def _register_union(common: tuple[Synset, ...]) -> frozenset[Synset]:
 
 @lru_cache(maxsize=16384)
 def _premise_view(p_word: str, premise_pos: str | None) -> _PremiseView:
-    main = premise_pos if premise_pos and lemmas(p_word, premise_pos) else _dominant(p_word)
+    main = premise_pos if premise_pos and lemmas(p_word, premise_pos) else dominant(p_word)
     p_syn = {pos: v for pos, v in _synsets(p_word, PREMISE_SENSES).items() if pos == main}
     nouns = frozenset(p_syn.get("n", ())[:PREMISE_SENSES])
     adjectives = p_syn.get("a", ())[:COMMON_SENSES]
@@ -638,7 +638,7 @@ def _exclusive_view(
     """A word's senses as ``relation`` reads them for exclusion (its part of speech, and
     the adjective), the synsets near them (their heads and hypernyms) and the antonyms
     of those: two words are antonyms when one's near synsets meet the other's antonyms."""
-    main = pos if pos and lemmas(word, pos) else _dominant(word)
+    main = pos if pos and lemmas(word, pos) else dominant(word)
     # Adjectives keep their antonyms even where the noun has more senses ("white").
     ex = {k: v for k, v in _synsets(word, EXCLUSIVE_SENSES).items() if k in (main, "a")}
     near = frozenset(h for syns in ex.values() for s in syns for h in (*_heads(s), *_pointed(s, _UP)))

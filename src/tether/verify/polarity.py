@@ -162,6 +162,13 @@ def _core(a: Alignment) -> tuple[int, int]:
     return i, j
 
 
+def _quantified_core(a: Alignment) -> tuple[int, int]:
+    """The core (``_core``) and up to ``_LEFT`` tokens before it across a clause edge:
+    where an "only", a negator or "a large group of" that bears on it stands."""
+    i, j = _core(a)
+    return max(a.t0, i - _LEFT), j
+
+
 _CONTRAST = frozenset("but however yet although though whereas while instead".split())
 
 
@@ -333,8 +340,7 @@ def _downward(a: Alignment) -> bool:
     """A negation or "only" in the sentence or the passage's core: dropping "some"
     there is no longer a weaker claim ("not eating some bamboo" / "not eating bamboo")."""
     c, p = a.claim, a.passage
-    i, j = _core(a)
-    i = max(a.t0, i - _LEFT)
+    i, j = _quantified_core(a)
     for low, x0, x1 in ((c.low, 0, len(c.low)), (p.low, i, j)):
         if negation_cues(low, x0, x1):
             return True
@@ -412,8 +418,7 @@ def _many_stated(a: Alignment) -> bool:
     head = _head_after(c, at[0], len(low))
     if head is None:
         return False
-    i, j = _core(a)
-    for y in _many_phrases(p, max(a.t0, i - _LEFT), j):
+    for y in _many_phrases(p, *_quantified_core(a)):
         if p.keys[y] == c.keys[head] or lexicon.licenses(p.low[y], low[head], "n", "n"):
             return True
     return False

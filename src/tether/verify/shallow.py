@@ -186,9 +186,7 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
                 in_np = False
             det = det and w in _ADVERBS
             continue
-        y = _skip_back(p, x, t0)
-        prev = p.low[y] if y >= t0 and p.clause[y] == p.clause[x] else ""
-        read = _tag_in_context(p, r, x, t0, t1, y, prev, in_np, seen_verb)
+        read = _tag_in_context(p, r, x, t0, t1, in_np, seen_verb)
         if read is not None:
             in_np = read
         elif in_np and (_nominal(w) or _participle(w)):
@@ -207,13 +205,14 @@ def _tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
 
 
 def _tag_in_context(
-    p: Prepared, r: Reading, x: int, t0: int, t1: int, y: int, prev: str, in_np: bool,
-    seen_verb: bool,
+    p: Prepared, r: Reading, x: int, t0: int, t1: int, in_np: bool, seen_verb: bool
 ) -> bool | None:
-    """A content word tagged by the words around it (``prev``, at ``y``, the word
-    before it): whether a noun phrase goes on after it, or ``None`` when nothing
+    """A content word tagged by the words around it (``prev``, the word before it in
+    its clause): whether a noun phrase goes on after it, or ``None`` when nothing
     around it decides (``_tag_sentence`` then reads the word alone)."""
     tag, w = r.tag, p.low[x]
+    y = _skip_back(p, x, t0)
+    prev = p.low[y] if y >= t0 and p.clause[y] == p.clause[x] else ""
     if prev in BE or prev in _PASSIVE_AUX or prev in _HAVE:
         _after_aux(p, r, x, prev)
         return tag[x] == "V"
@@ -346,7 +345,7 @@ def _postposed_adjective(p: Prepared, r: Reading, x: int, t1: int) -> bool:
     w = p.low[x]
     if x == 0 or r.tag[x - 1] != "N" or p.clause[x - 1] != p.clause[x] or _next_word(p, x, t1) != "of":
         return False
-    return bool(lexicon.lemmas(w, "a")) and lexicon._dominant(w) == "a"
+    return lexicon.dominant(w) == "a"
 
 
 def _opening_participle(p: Prepared, r: Reading, x: int, t0: int, t1: int) -> bool:
