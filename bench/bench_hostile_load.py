@@ -48,7 +48,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from tests.service.hostile import cpu_seconds, shared_stream_pdf, trickle, verify_body
+from tests.proctree import cpu_seconds
+from tests.service.hostile import shared_stream_pdf, trickle, verify_body
 from tether.cli.demo import build_demo_store, demo_dir
 from tether.ops.apikeys import hash_key
 

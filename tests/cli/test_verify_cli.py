@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from proctree import alive, descendants
 
 from .conftest import run_tether
 
@@ -128,24 +129,7 @@ def test_verify_workers_change_nothing_in_the_verdicts(tmp_path):
     assert len(json.loads(forked.out)["sentences"]) == 200
 
 
-def _stat(pid: int) -> list[str]:
-    """State, parent pid, ... of a process (Linux /proc); [] once it is gone."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return []
-
-
-def _children(pid: int) -> list[int]:
-    return [int(e.name) for e in Path("/proc").iterdir()
-            if e.name.isdigit() and _stat(int(e.name))[1:2] == [str(pid)]]
-
-
-def _alive(pid: int) -> bool:
-    return _stat(pid)[:1] not in ([], ["Z"])
-
-
-def _verify_with_workers(request: dict, tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:
+def _verify_with_workers(request: dict, tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
     """``tether verify`` on ``request``, once its workers are running, and their pids."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
     body = tmp_path / "request.json"
@@ -155,7 +139,7 @@ def _verify_with_workers(request: dict, tmp_path: Path) -> tuple[subprocess.Pope
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                    start_new_session=True)
     deadline = time.monotonic() + 60
-    while not (workers := _children(process.pid)) and time.monotonic() < deadline:
+    while not (workers := descendants(process.pid)) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert workers, "tether verify started no workers"
     return process, workers
@@ -168,7 +152,7 @@ def test_verify_interrupted_is_one_line_and_leaves_no_worker(tmp_path):
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert out == b"" and err.decode().strip() == "error: interrupted"
-    assert not any(_alive(pid) for pid in workers)
+    assert not any(alive(pid) for pid in workers)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc, prctl")
@@ -178,7 +162,7 @@ def test_verify_killed_takes_its_workers_with_it(tmp_path):
     process.wait(timeout=30)
     # Left to themselves the workers would go on for seconds (the request takes ~7 s).
     deadline = time.monotonic() + 3
-    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
         time.sleep(0.05)
-    assert not any(_alive(pid) for pid in workers)
+    assert not any(alive(pid) for pid in workers)
 

@@ -9,7 +9,7 @@ import socket
 import time
 import zlib
 
-__all__ = ["cpu_seconds", "descendants", "shared_stream_pdf", "trickle", "verify_body"]
+__all__ = ["shared_stream_pdf", "trickle", "verify_body"]
 
 _DRAWING = b"10 10 m 200 200 l 300 50 l h S\n"  # 11 tokens: a closed, stroked path
 _TEXT = b"BT /F1 12 Tf 72 700 Td (Shared stream page) Tj ET\n"
@@ -94,49 +94,3 @@ def trickle(host: str, port: int, head: bytes, body: bytes = b"", *, every_s: fl
                     break
             time.sleep(min(every_s, 0.02))  # the close is seen within 20 ms
     return got, time.monotonic() - started
-
-
-def _stat(pid: int) -> list[str] | None:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()
-    except OSError:  # gone meanwhile
-        return None
-
-
-def descendants(pid: int) -> set[int]:
-    """The live processes below ``pid``."""
-    import os
-
-    parents = {int(n): int(f[1]) for n in os.listdir("/proc") if n.isdigit()
-               if (f := _stat(int(n))) is not None}
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        current = todo.pop()
-        for child, parent in parents.items():
-            if parent == current and child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid``, of every live process below it (the
-    service forks heavy work into children of its forkserver) and of the children they
-    have reaped, from /proc/PID/stat (fields 14-17; field 4 is the parent)."""
-    import os
-
-    stats = {int(name): _stat(int(name)) for name in os.listdir("/proc") if name.isdigit()}
-    children: dict[int, list[int]] = {}
-    for child, fields in stats.items():
-        if fields is not None:
-            children.setdefault(int(fields[1]), []).append(child)
-    total, todo = 0, [pid]
-    while todo:
-        current = todo.pop()
-        fields = stats.get(current)
-        if fields is not None:  # its own time and that of the children it has reaped
-            total += sum(int(v) for v in fields[11:15])
-        todo.extend(children.get(current, ()))
-    return total / os.sysconf("SC_CLK_TCK")

@@ -17,9 +17,10 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from proctree import cpu_seconds, descendants
 
 from .conftest import server_process
-from .hostile import cpu_seconds, descendants, shared_stream_pdf, trickle, verify_body
+from .hostile import shared_stream_pdf, trickle, verify_body
 
 TIMEOUT_S = 1.5
 SETTINGS = {
