@@ -109,7 +109,6 @@ class _Index:
 
     units: tuple[Evidence, ...]
     keys: tuple[frozenset[str], ...]
-    sizes: tuple[int, ...]  # len(keys[i])
     postings: dict[str, set[int]]
 
 
@@ -130,7 +129,7 @@ def _index_for(evidence: Sequence[Evidence]) -> _Index:
     for i, unit_keys in enumerate(keys):
         for key in unit_keys:
             postings.setdefault(key, set()).add(i)
-    index = _Index(tuple(evidence), keys, tuple(map(len, keys)), postings)
+    index = _Index(tuple(evidence), keys, postings)
     _last[:] = [index]
     return index
 
@@ -167,8 +166,8 @@ def candidates(
         core = (core & index.postings[key]) or core
     # Still more than the budget hold the rarest keys (near-copies of one sentence):
     # those with the fewest keys besides, the closest to the sentence, go first.
-    sizes = index.sizes
-    pool = set(core) if len(core) <= budget else set(sorted(core, key=lambda i: (sizes[i], i))[:budget])
+    keys = index.keys
+    pool = set(core) if len(core) <= budget else set(sorted(core, key=lambda i: (len(keys[i]), i))[:budget])
     for key in present[1:]:
         if len(pool) >= budget:
             break
@@ -177,8 +176,8 @@ def candidates(
     weight = {k: math.log(1 + total / len(index.postings[k])) for k in present}
     # fsum: the same total in any order (a set's order follows the hash seed, and a
     # plain float sum differs in its last bits by order, enough to reorder ties).
-    ranked = sorted(pool, key=lambda i: (-math.fsum(map(weight.__getitem__, wanted & index.keys[i])),
-                                         sizes[i], i))
+    ranked = sorted(pool, key=lambda i: (-math.fsum(map(weight.__getitem__, wanted & keys[i])),
+                                         len(keys[i]), i))
     return sorted(chosen | set(ranked[:cap]))
 
 
