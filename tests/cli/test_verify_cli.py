@@ -129,13 +129,20 @@ def test_verify_workers_change_nothing_in_the_verdicts(tmp_path):
     assert len(json.loads(forked.out)["sentences"]) == 200
 
 
+# Ctrl-C as a terminal's foreground command gets it. A runner that started these tests
+# in the background (a shell without job control) hands its children SIGINT ignored,
+# which Python keeps: the default is set again before tether's own process starts.
+_INTERRUPTIBLE = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                  "os.execv(sys.executable, [sys.executable, '-m', 'tether', 'verify'])")
+
+
 def _verify_with_workers(request: dict, tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
     """``tether verify`` on ``request``, once its workers are running, and their pids."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
     body = tmp_path / "request.json"
     body.write_text(json.dumps(request), encoding="utf-8")
     with body.open("rb") as stdin:
-        process = subprocess.Popen([sys.executable, "-m", "tether", "verify"], stdin=stdin,
+        process = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdin=stdin,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                    start_new_session=True)
     deadline = time.monotonic() + 60
