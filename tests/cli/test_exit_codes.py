@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,53 @@ def test_a_read_only_store_is_a_store_failure_not_an_internal_error(
     assert code == 3, (out, err)
     assert err.strip().splitlines()[-1].startswith("error: the store failed: ")
     assert "internal error" not in err and "Traceback" not in err
+
+
+def _popen_tether(*args: str, **kwargs: object) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    return subprocess.Popen([sys.executable, "-m", "tether", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+
+
+def test_a_reader_that_stops_reading_is_not_an_error(tmp_path: Path) -> None:
+    # `tether verify ... | head -c 100`: ~2.7 MB of verdicts, more than a pipe holds,
+    # so the writes after the reader has gone fail with EPIPE. click alone exits 1.
+    request = {"passages": [{"id": "p", "text": "A man plays."}],
+               "sentences": [f"A man plays number {i}." for i in range(5000)]}
+    body = tmp_path / "request.json"
+    body.write_text(json.dumps(request), encoding="utf-8")
+    with body.open("rb") as stdin:
+        process = _popen_tether("verify", stdin=stdin)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.read(100).startswith(b"{")
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 0
+    assert err == b""
+
+
+def test_a_reader_gone_before_the_answer_is_not_an_error(store: Path) -> None:
+    process = _popen_tether("ask", ANSWERABLE, "--db", str(store))
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # nothing of the answer is read
+    assert process.wait(timeout=60) == 0
+    assert process.stderr.read() == b""
+
+
+def test_a_broken_pipe_that_is_not_the_output_is_reported(tmp_path: Path) -> None:
+    # A pipe to a worker or a server that broke is a failure, not a reader gone:
+    # one line, the internal-error status, while stdout is still read.
+    script = tmp_path / "pipe.py"
+    script.write_text(
+        "from tether.cli import main\n"
+        "from tether.cli._common import cli\n"
+        "@cli.command('pipe-breaks')\n"
+        "def pipe_breaks():\n"
+        "    raise BrokenPipeError(32, 'Broken pipe')\n"
+        "main(['pipe-breaks'])\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env=env, timeout=60, check=False)
+    assert run.returncode == 70, run
+    assert run.stderr.strip() == ("error: internal error: BrokenPipeError: [Errno 32] Broken pipe "
+                                  "(rerun with --debug for details)")

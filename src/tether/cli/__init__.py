@@ -7,6 +7,7 @@ one line on stderr and a non-zero exit; a traceback appears only with ``--debug`
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -14,7 +15,7 @@ import click
 
 from ..config import batch_collector
 from ..errors import TetherError
-from ._common import COMMAND_MODULES
+from ._common import COMMAND_MODULES, BrokenPipe
 from ._common import cli as _group
 
 __all__ = ["cli", "main"]
@@ -68,15 +69,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         _fail(exc.format_message(), exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
         _fail("interrupted", 130)
-    except BrokenPipeError:
-        sys.exit(0)  # `tether ... | head` is not an error
+    except BrokenPipe as exc:
+        if not exc.output:
+            _internal_failure(exc.error, debug)
+        # `tether ... | head` is not an error. What is still buffered for the pipe goes
+        # nowhere, instead of failing once more (a traceback) when Python exits.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
     except TetherError as exc:
         if debug:
             raise
         _fail(str(exc), exc.exit_code)
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users
-        if debug:
-            raise
-        if _is_store_failure(exc):  # a database refused mid-command: a store problem
-            _fail(f"the store failed: {_one_line(exc)}", 3)
-        _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for details)", 70)
+        _internal_failure(exc, debug)
+
+
+def _internal_failure(exc: Exception, debug: bool) -> None:
+    if debug:
+        raise exc
+    if _is_store_failure(exc):  # a database refused mid-command: a store problem
+        _fail(f"the store failed: {_one_line(exc)}", 3)
+    _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for details)", 70)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import logging
+import select
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
@@ -44,6 +46,34 @@ class _CommandsOnDemand(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *COMMAND_MODULES})
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise BrokenPipe(exc) from exc
+
+
+class BrokenPipe(Exception):
+    """A ``BrokenPipeError`` carried past click's main, which makes every EPIPE a
+    silent exit 1 (``tether ask``'s refusal). ``output``: it was standard output whose
+    reader had gone (``tether ... | head``), not a worker's or a server's pipe."""
+
+    def __init__(self, error: BrokenPipeError) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.output = _stdout_closed()
+
+
+def _stdout_closed() -> bool:
+    """Whether standard output is a pipe or socket nobody reads any more (poll says
+    POLLERR or POLLHUP on a pipe whose reader has gone)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll, no descriptor (captured)
+        return False
 
 
 @click.group(cls=_CommandsOnDemand, context_settings={"help_option_names": ["-h", "--help"]})
