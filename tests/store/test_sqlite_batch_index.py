@@ -109,3 +109,22 @@ def test_passages_from_a_worker_are_stored_as_the_records_they_stand_for(tmp_pat
         assert one.integrity_problems() == []
         assert _found(one, "beta") == {"Title"}
         one.close()
+
+
+def test_a_batch_keeps_its_savepoints_journal_in_memory_and_only_while_it_lasts(store):
+    # A large document's savepoint journal was a temporary file (ingest wrote 40 % of
+    # its bytes there); a sort or temporary table outside a batch still goes to files.
+    def temp_store() -> int:
+        return store._db.execute("PRAGMA temp_store").fetchone()[0]
+
+    assert temp_store() == 0
+    with store.batch():
+        assert temp_store() == 2  # MEMORY
+        store.put(*_doc("big", _text("alpha", 400)))
+        with pytest.raises(sqlite3.IntegrityError):
+            store.put(*_failing(*_doc("kept", _text("beta", 400))))
+    assert temp_store() == 0
+    assert _found(store, "alpha") == {"big"} and _found(store, "beta") == set()
+    with pytest.raises(RuntimeError), store.batch():
+        raise RuntimeError("the writer failed")
+    assert temp_store() == 0
