@@ -241,13 +241,13 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
             # emptied at its release. No recovery reads it: a kill still loses the
             # open batch and only it.
             self._db.execute("PRAGMA temp_store=MEMORY")  # SQLite refuses it inside a transaction
-            self._begin()
-            self._batched = True
             try:
-                yield
-            finally:
-                self._batched = False
+                self._begin()
+                self._batched = True
                 try:
+                    yield
+                finally:
+                    self._batched = False
                     if self._db.in_transaction:
                         try:
                             self._index_written()
@@ -255,9 +255,9 @@ class SQLiteStore(SQLDocuments, SQLRecords, SQLFiles):
                         except BaseException:
                             self._rollback()
                             raise
-                finally:
-                    # Temporary tables (a large sort) go back to files.
-                    self._db.execute("PRAGMA temp_store=DEFAULT")
+            finally:
+                # Temporary tables (a large sort) go back to files, also when BEGIN failed.
+                self._db.execute("PRAGMA temp_store=DEFAULT")
 
     def _rows(self, query: Any, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
