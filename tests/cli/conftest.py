@@ -14,14 +14,18 @@ class Run:
     err: str
 
 
+def cli_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """This process's environment, with this checkout's tether first on the path."""
+    return {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src"), **(extra or {})}
+
+
 def run_tether(*args: str, stdin: str | None = None, cwd: Path | None = None, timeout: float = 120,
                env: dict[str, str] | None = None) -> Run:
     """The real CLI in a subprocess: exit codes, stdout and stderr as a user sees them
     (``env``: variables set beside this process's own)."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src"), **(env or {})}
     proc = subprocess.run(
         [sys.executable, "-m", "tether", *args], input=stdin, capture_output=True, text=True,
-        cwd=cwd, env=env, timeout=timeout,
+        cwd=cwd, env=cli_env(env), timeout=timeout,
     )
     return Run(proc.returncode, proc.stdout, proc.stderr)
 

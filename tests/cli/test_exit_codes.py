@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import run_tether
+from .conftest import cli_env, run_tether
 from .unprivileged import run_unprivileged, unprivileged_prefix
 
 ANSWERABLE = "What is the flash point of acetone?"
@@ -114,8 +114,7 @@ def test_a_read_only_store_is_a_store_failure_not_an_internal_error(
 
 
 def _popen_tether(*args: str, **kwargs: object) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
-    return subprocess.Popen([sys.executable, "-m", "tether", *args], env=env,
+    return subprocess.Popen([sys.executable, "-m", "tether", *args], env=cli_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
 
 
@@ -155,9 +154,8 @@ def test_a_broken_pipe_that_is_not_the_output_is_reported(tmp_path: Path) -> Non
         "def pipe_breaks():\n"
         "    raise BrokenPipeError(32, 'Broken pipe')\n"
         "main(['pipe-breaks'])\n", encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                         env=env, timeout=60, check=False)
+                         env=cli_env(), timeout=60, check=False)
     assert run.returncode == 70, run
     assert run.stderr.strip() == ("error: internal error: BrokenPipeError: [Errno 32] Broken pipe "
                                   "(rerun with --debug for details)")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from proctree import alive, descendants
 
-from .conftest import run_tether
+from .conftest import cli_env, run_tether
 
 WATER = {"passages": [{"id": "a", "text": "Water boils at 100 °C at sea level."}],
          "sentences": ["Water boils at 100 °C at sea level.", "Water boils at 50 °C."]}
@@ -138,12 +138,11 @@ _INTERRUPTIBLE = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.S
 
 def _verify_with_workers(request: dict, tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
     """``tether verify`` on ``request``, once its workers are running, and their pids."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
     body = tmp_path / "request.json"
     body.write_text(json.dumps(request), encoding="utf-8")
     with body.open("rb") as stdin:
         process = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdin=stdin,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env(),
                                    start_new_session=True)
     deadline = time.monotonic() + 60
     while not (workers := descendants(process.pid)) and time.monotonic() < deadline:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import cli_env
+
 _DROP = "-dac_override,-dac_read_search"
 
 
@@ -40,7 +42,6 @@ def unprivileged_prefix(scratch: Path) -> list[str]:
 
 def run_unprivileged(prefix: list[str], *args: str, timeout: float = 120) -> tuple[int, str, str]:
     """``python -m tether ARGS`` under ``prefix``: (exit code, stdout, stderr)."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
     proc = subprocess.run([*prefix, sys.executable, "-m", "tether", *args], capture_output=True,
-                          text=True, env=env, timeout=timeout)
+                          text=True, env=cli_env(), timeout=timeout)
     return proc.returncode, proc.stdout, proc.stderr

@@ -122,7 +122,7 @@ def test_a_batch_keeps_its_savepoints_journal_in_memory_and_only_while_it_lasts(
         assert temp_store() == 2  # MEMORY
         store.put(*_doc("big", _text("alpha", 400)))
         with pytest.raises(sqlite3.IntegrityError):
-            store.put(*_failing(*_doc("kept", _text("beta", 400))))
+            store.put(*_failing(*_doc("refused", _text("beta", 400))))
     assert temp_store() == 0
     assert _found(store, "alpha") == {"big"} and _found(store, "beta") == set()
     with pytest.raises(RuntimeError), store.batch():
