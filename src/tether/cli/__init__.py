@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 import click
 
@@ -33,7 +34,7 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _fail(message: str, code: int) -> None:
+def _fail(message: str, code: int) -> NoReturn:
     click.echo(f"error: {_one_line(message)}", err=True)
     sys.exit(code)
 
@@ -84,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         _internal_failure(exc, debug)
 
 
-def _internal_failure(exc: Exception, debug: bool) -> None:
+def _internal_failure(exc: Exception, debug: bool) -> NoReturn:
     if debug:
         raise exc
     if _is_store_failure(exc):  # a database refused mid-command: a store problem
