@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..errors import InputError
 from ..records import Document
 from ..store import Store
-from .sources import build_passages
+from .sources import sliced_passages
 
 __all__ = ["Reindexed", "reindex"]
 
@@ -43,7 +43,7 @@ def _resegment(store: Store, document: Document, passage_chars: int) -> int | No
         current = store.document(document.doc_id)
         if version is None or current is None:
             return None
-        passages = build_passages(version, current, max_chars=passage_chars)
+        passages = sliced_passages(version, current, max_chars=passage_chars)
         if store.replace_passages(document.doc_id, passages):
             return len(passages)
     return None

@@ -50,6 +50,7 @@ __all__ = [
     "manifest_failures",
     "plan_file",
     "prepare_file",
+    "sliced_passages",
     "write_prepared",
 ]
 
@@ -236,22 +237,27 @@ def load_manifest(path: str | Path) -> dict[Path, dict[str, Any]]:
         ) from exc
 
 
-def build_passages(
-    version: Version, document: Document, *, max_chars: int
-) -> list[Passage]:
+def build_passages(version: Version, document: Document, *, max_chars: int) -> list[Passage]:
     """Segment a version into passages carrying the document's provenance."""
+    return list(sliced_passages(version, document, max_chars=max_chars))
+
+
+def sliced_passages(version: Version, document: Document, *, max_chars: int) -> SlicedPassages:
+    """``build_passages`` as the pieces of ``SlicedPassages``: records are made only
+    where one is read, and a worker sends the pieces to the writer as they are (the
+    store writes its rows from them)."""
     regions = version.regions
     breaks = [r.start for r in regions]
     spans = passage_spans(version.text, max_chars=max_chars, breaks=breaks)
-    texts = [version.text[span.start : span.end] for span in spans]
-    doc_id, number, kind, process = document.doc_id, version.version, document.kind, document.process
-    passage_ids = ids.passage_ids(doc_id, number, [(span.start, span.end) for span in spans])
-    return [
-        Passage(passage_id, doc_id, number, span.start, span.end, text, kind,
-                region_label(regions, span.start) if regions else None, process, flags, span.heading)
-        for passage_id, span, text, flags in zip(passage_ids, spans, texts, injection.detect_each(texts),
-                                                 strict=True)
+    text = version.text
+    texts = [text[span.start : span.end] for span in spans]
+    passage_ids = ids.passage_ids(document.doc_id, version.version, [(span.start, span.end) for span in spans])
+    pieces = [
+        (passage_id, span.start, span.end, region_label(regions, span.start) if regions else None,
+         flags, span.heading)
+        for passage_id, span, flags in zip(passage_ids, spans, injection.detect_each(texts), strict=True)
     ]
+    return SlicedPassages(document.doc_id, version.version, text, document.kind, document.process, pieces)
 
 
 def ingest_file(
@@ -315,19 +321,17 @@ class Built:
     dropped: tuple[tuple[str, int], ...]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled (worker to writer) with each passage as the few fields of its own:
-        its text is a slice of the version's and the rest is the document's, so the
-        writer gets them as ``SlicedPassages`` instead of unpickling a dataclass field
-        by field (that was a fifth of the writer's time). Passages that are not such
-        slices (none that ``build_document`` makes) travel whole."""
-        doc, version, text = self.document, self.version, self.version.text
-        pieces = [(p.passage_id, p.start, p.end, p.region, p.flags, p.heading) for p in self.passages
-                  if p.doc_id == doc.doc_id and p.version == version.version and p.kind == doc.kind
-                  and p.process == doc.process and p.text == text[p.start : p.end]]
+        """Pickled (worker to writer) with each passage as the few fields of its own
+        (``SlicedPassages``' pieces): its text is a slice of the version's and the rest
+        is the document's, so the writer does not unpickle a dataclass field by field
+        (that was a fifth of its time). Passages kept otherwise travel whole."""
+        doc, version, passages = self.document, self.version, self.passages
         fields = (self.name, doc, version, self.flags, self.dropped)
-        if len(pieces) != len(self.passages):
-            return (Built, (*fields[:3], tuple(self.passages), *fields[3:]))
-        return (_rebuilt, (fields, tuple(pieces)))
+        if (isinstance(passages, SlicedPassages) and passages.doc_id == doc.doc_id
+                and passages.version == version.version and passages.text is version.text
+                and passages.kind == doc.kind and passages.process == doc.process):
+            return (_rebuilt, (fields, passages.pieces))
+        return (Built, (*fields[:3], tuple(passages), *fields[3:]))
 
 
 def _rebuilt(fields: tuple[Any, ...], pieces: tuple[Piece, ...]) -> Built:
@@ -369,8 +373,8 @@ def build_document(
         created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         regions=extracted.regions,
     )
-    passages = tuple(build_passages(version, document, max_chars=settings.passage_chars))
-    flags = tuple(sorted({f for p in passages for f in p.flags} | set(extracted.hidden_flags)))
+    passages = sliced_passages(version, document, max_chars=settings.passage_chars)
+    flags = tuple(sorted({f for *_, flags, _heading in passages.pieces for f in flags} | set(extracted.hidden_flags)))
     return Built(name, document, version, passages, flags, tuple(extracted.dropped))
 
 
