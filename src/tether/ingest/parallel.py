@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from ..config import Settings
 from ..store import Store
@@ -42,6 +43,7 @@ from .sources import (
 __all__ = ["ingest_files"]
 
 Done = Callable[[Path, IngestResult, int], None]  # (path, result, bytes) after each file
+Outcome = tuple[Any, ...]  # a Prepared's fields but its job (``Prepared.outcome``)
 
 
 def ingest_files(
@@ -87,7 +89,7 @@ _BATCH_S = 0.25
 
 def _write(
     store: Store,
-    prepared: Iterator[tuple[int, Prepared, Future[list[Prepared]] | None]],
+    prepared: Iterator[tuple[int, Prepared, Future[list[Outcome]] | None]],
     results: list[IngestResult | None],
     done: Done | None,
 ) -> None:
@@ -135,7 +137,7 @@ def _size(path: Path) -> int:
 
 def _prepared(
     jobs: list[tuple[int, FileJob]], settings: Settings, workers: int, *, inline: bool
-) -> Iterator[tuple[int, Prepared, Future[list[Prepared]] | None]]:
+) -> Iterator[tuple[int, Prepared, Future[list[Outcome]] | None]]:
     """Each job prepared, in order, and the future that holds the next one: in this
     process for one job or ``inline`` (a pool costs more to start than a little work
     takes; the next file is never ready, it is yet to be prepared here), else in a
@@ -156,12 +158,11 @@ def _prepared(
                              initializer=start_worker, initargs=(os.getpid(),),
                              max_tasks_per_child=settings.ingest_worker_max_files if recycle
                              else None) as pool:
-        waiting: deque[tuple[list[int], Future[list[Prepared]]]] = deque()
+        waiting: deque[tuple[list[tuple[int, FileJob]], Future[list[Outcome]]]] = deque()
         queue = _chunks(jobs[1:] if first_here else jobs, one_each=recycle)
 
         def submit(chunk: list[tuple[int, FileJob]]) -> None:
-            waiting.append(([n for n, _ in chunk],
-                            pool.submit(_prepare_all, [job for _, job in chunk], settings=settings)))
+            waiting.append((chunk, pool.submit(_prepare_all, [job for _, job in chunk], settings=settings)))
 
         for chunk in queue:
             submit(chunk)
@@ -173,14 +174,14 @@ def _prepared(
             first, job = jobs[0]
             yield first, prepare_file(job, settings=settings), None
         while waiting:
-            numbers, future = waiting.popleft()
-            prepared = future.result()
-            for chunk in queue:  # keep the workers busy while this one is written
-                submit(chunk)
+            chunk, future = waiting.popleft()
+            outcomes = future.result()
+            for more in queue:  # keep the workers busy while this one is written
+                submit(more)
                 break
             after = waiting[0][1] if waiting else None
-            for k, (n, item) in enumerate(zip(numbers, prepared)):
-                yield n, item, future if k + 1 < len(numbers) else after
+            for k, ((n, job), outcome) in enumerate(zip(chunk, outcomes, strict=True)):
+                yield n, Prepared.of(job, outcome), future if k + 1 < len(chunk) else after
 
 
 # Plain-text files travel to a worker in chunks of about this many bytes (a file
@@ -206,9 +207,9 @@ def _chunks(jobs: list[tuple[int, FileJob]], *, one_each: bool) -> Iterator[list
         yield chunk
 
 
-def _prepare_all(jobs: list[FileJob], *, settings: Settings) -> list[Prepared]:
-    """A worker's task: each job prepared, in order."""
-    return [prepare_file(job, settings=settings) for job in jobs]
+def _prepare_all(jobs: list[FileJob], *, settings: Settings) -> list[Outcome]:
+    """A worker's task: each job prepared, in order, sent back without the job."""
+    return [prepare_file(job, settings=settings).outcome() for job in jobs]
 
 
 # Bytes per second one worker prepares, roughly, by file type (issue 20's benches), and
