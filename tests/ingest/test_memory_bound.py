@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tether.config import Settings, load_settings
@@ -71,3 +73,34 @@ def test_plain_text_in_chunks_prepares_what_one_process_does(tmp_path) -> None:
     assert pooled == alone
     assert [path for path, _, _, _ in pooled] == [str(p) for p in paths]
     assert [status for _, status, _, _ in pooled] == ["ingested"] * 37 + ["failed"] + ["ingested"] * 32
+
+
+def test_the_writers_head_start_hands_the_rest_to_the_workers(tmp_path, monkeypatch) -> None:
+    # While the workers start, the writer prepares the leading text files itself, and
+    # hands the rest of them back once the workers' first chunk is ready: every file
+    # is prepared once, in the order given, as one process prepares it.
+    from tether.ingest import parallel
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(40):
+        lines = 400 if n == 25 else 4
+        (folder / f"{n:02d}-notes.txt").write_text(f"Note {n}. The valve {n} is shut.\n" * lines,
+                                                   encoding="utf-8")
+    paths = sorted(folder.iterdir())
+    settings = Settings(max_file_bytes=8000)
+    alone = _ingest(paths, tmp_path / "alone.db", 1, settings)
+    here = []
+    prepare = parallel.prepare_file
+
+    def slowly(job, *, settings):  # the writer's own preparing only: workers are spawned
+        here.append(job.path.name)
+        time.sleep(0.3)
+        return prepare(job, settings=settings)
+
+    monkeypatch.setattr(parallel, "prepare_file", slowly)
+    monkeypatch.setattr(parallel, "_HEAD_BYTES", 30 * 140)  # the head: about 30 files
+    pooled = _ingest(paths, tmp_path / "pool.db", 2, settings)
+    assert pooled == alone
+    assert 1 <= len(here) < 25  # the failing file (and the rest) went to the workers
+    assert here == [p.name for p in paths[: len(here)]]

@@ -146,10 +146,12 @@ def _prepared(
         for n, job in jobs:
             yield n, prepare_file(job, settings=settings), None
         return
+    head = _head(jobs)
+    if len(head) == len(jobs):
+        yield from _prepared(jobs, settings, workers, inline=True)
+        return
     # A worker is replaced after ingest_worker_max_files files, handing back what its
-    # heap grew to (ADR 0028); the writer prepares the first file itself only when it
-    # is plain text, so it never imports the HTML and PDF extractors.
-    first_here = jobs[0][1].path.suffix.lower() in _PREPARE_BYTES_S
+    # heap grew to (ADR 0028).
     # Only where an extractor's heap can grow (HTML, PDF): plain text leaves none
     # behind, and a replaced worker costs a start (~0.5 s of CPU) every few files
     # (602 text files: 20 s of CPU where the whole ingest took 4).
@@ -159,20 +161,30 @@ def _prepared(
                              max_tasks_per_child=settings.ingest_worker_max_files if recycle
                              else None) as pool:
         waiting: deque[tuple[list[tuple[int, FileJob]], Future[list[Outcome]]]] = deque()
-        queue = _chunks(jobs[1:] if first_here else jobs, one_each=recycle)
+        queue = _chunks(jobs[len(head):], one_each=recycle)
 
-        def submit(chunk: list[tuple[int, FileJob]]) -> None:
-            waiting.append((chunk, pool.submit(_prepare_all, [job for _, job in chunk], settings=settings)))
+        def submit(chunk: list[tuple[int, FileJob]], *, first: bool = False) -> None:
+            entry = (chunk, pool.submit(_prepare_all, [job for _, job in chunk], settings=settings))
+            waiting.appendleft(entry) if first else waiting.append(entry)
 
         for chunk in queue:
             submit(chunk)
             if len(waiting) >= 2 * workers:
                 break
         # While the workers start (an interpreter each), this process prepares the
-        # first file itself, so the first write is not later than without a pool.
-        if first_here:
-            first, job = jobs[0]
-            yield first, prepare_file(job, settings=settings), None
+        # files at the head itself, so the first writes are not later than without a
+        # pool; once the workers' first chunk is back, the rest of the head is theirs
+        # (ahead of what they have: it is written first).
+        here: Future[list[Outcome]] = Future()  # the next file is prepared here: ready
+        here.set_result([])
+        for k, (n, job) in enumerate(head):
+            prepared = prepare_file(job, settings=settings)
+            last = k + 1 == len(head) or waiting[0][1].done()
+            if last and k + 1 < len(head):
+                submit(head[k + 1:], first=True)
+            yield n, prepared, waiting[0][1] if last else here
+            if last:
+                break
         while waiting:
             chunk, future = waiting.popleft()
             outcomes = future.result()
@@ -189,6 +201,23 @@ def _prepared(
 # tasks: 0.1 s, 41 chunks: 0.01 s), and a chunk is no more memory than one file.
 _CHUNK_BYTES = 128 * 1024
 _CHUNK_FILES = 32
+
+
+# The files the writer prepares itself while the workers start: plain text (so it
+# never imports the HTML and PDF extractors), about this many bytes of it.
+_HEAD_BYTES = 1024 * 1024
+
+
+def _head(jobs: list[tuple[int, FileJob]]) -> list[tuple[int, FileJob]]:
+    """The leading plain-text jobs, up to ``_HEAD_BYTES`` (at least one)."""
+    head: list[tuple[int, FileJob]] = []
+    size = 0
+    for item in jobs:
+        size += max(0, item[1].size)
+        if item[1].path.suffix.lower() not in _PREPARE_BYTES_S or (head and size > _HEAD_BYTES):
+            break
+        head.append(item)
+    return head
 
 
 def _chunks(jobs: list[tuple[int, FileJob]], *, one_each: bool) -> Iterator[list[tuple[int, FileJob]]]:
