@@ -151,10 +151,9 @@ def _prepared(
         yield from _prepared(jobs, settings, workers, inline=True)
         return
     # A worker is replaced after ingest_worker_max_files files, handing back what its
-    # heap grew to (ADR 0028).
-    # Only where an extractor's heap can grow (HTML, PDF): plain text leaves none
-    # behind, and a replaced worker costs a start (~0.5 s of CPU) every few files
-    # (602 text files: 20 s of CPU where the whole ingest took 4).
+    # heap grew to (ADR 0028), only where an extractor's heap can grow (HTML, PDF):
+    # plain text leaves none behind, and a replaced worker costs a start (~0.5 s of
+    # CPU) every few files (602 text files: 20 s of CPU where the whole ingest took 4).
     recycle = any(job.path.suffix.lower() not in _PREPARE_BYTES_S for _, job in jobs)
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context(),
                              initializer=start_worker, initargs=(os.getpid(),),

@@ -326,16 +326,16 @@ class Built:
         is the document's, so the writer does not unpickle a dataclass field by field
         (that was a fifth of its time). Passages kept otherwise travel whole."""
         doc, version, passages = self.document, self.version, self.passages
-        fields = (self.name, doc, version, self.flags, self.dropped)
+        parts = (self.name, doc, version, self.flags, self.dropped)
         if (isinstance(passages, SlicedPassages) and passages.doc_id == doc.doc_id
                 and passages.version == version.version and passages.text is version.text
                 and passages.kind == doc.kind and passages.process == doc.process):
-            return (_rebuilt, (fields, passages.pieces))
-        return (Built, (*fields[:3], tuple(passages), *fields[3:]))
+            return (_rebuilt, (parts, passages.pieces))
+        return (Built, (*parts[:3], tuple(passages), *parts[3:]))
 
 
-def _rebuilt(fields: tuple[Any, ...], pieces: tuple[Piece, ...]) -> Built:
-    name, document, version, flags, dropped = fields
+def _rebuilt(parts: tuple[Any, ...], pieces: tuple[Piece, ...]) -> Built:
+    name, document, version, flags, dropped = parts
     passages = SlicedPassages(document.doc_id, version.version, version.text, document.kind,
                               document.process, pieces)
     return Built(name, document, version, passages, flags, dropped)
@@ -374,7 +374,8 @@ def build_document(
         regions=extracted.regions,
     )
     passages = sliced_passages(version, document, max_chars=settings.passage_chars)
-    flags = tuple(sorted({f for *_, flags, _heading in passages.pieces for f in flags} | set(extracted.hidden_flags)))
+    flagged = {f for *_, flags, _heading in passages.pieces for f in flags}
+    flags = tuple(sorted(flagged | set(extracted.hidden_flags)))
     return Built(name, document, version, passages, flags, tuple(extracted.dropped))
 
 
