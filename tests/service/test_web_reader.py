@@ -286,8 +286,11 @@ def test_api_keys_nothing_from_an_unreadable_document_appears(browser, tmp_path)
         secret_version = tether.store.current_version(secret.doc_id)
     with serve_process(db) as (url, _), visit(browser, url) as v:
         page = v.page
+        # The panel is already open (the page asked /v1/access on load); the question's
+        # 401 keeps the question pending and moves the focus back to the key.
         v.ask("What is the Kestrel budget?")
-        page.wait_for_selector("#key-panel", state="visible")
+        page.wait_for_function("() => window.tetherReader.pending === 'What is the Kestrel budget?'")
+        assert page.locator("#key-panel").is_visible()
         assert v.state("document.activeElement.id") == "key-input"
         assert page.locator("label[for=key-input]").inner_text() == "API key"
         v.screenshot("key-needed")
