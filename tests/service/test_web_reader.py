@@ -288,8 +288,9 @@ def test_api_keys_nothing_from_an_unreadable_document_appears(browser, tmp_path)
         page = v.page
         # The panel is already open (the page asked /v1/access on load); the question's
         # 401 keeps the question pending and moves the focus back to the key.
-        v.ask("What is the Kestrel budget?")
-        page.wait_for_function("() => window.tetherReader.pending === 'What is the Kestrel budget?'")
+        question = "What is the Kestrel budget?"
+        v.ask(question)
+        page.wait_for_function("q => window.tetherReader.pending === q", arg=question)
         assert page.locator("#key-panel").is_visible()
         assert v.state("document.activeElement.id") == "key-input"
         assert page.locator("label[for=key-input]").inner_text() == "API key"
