@@ -10,6 +10,7 @@
     ├── NotFound             a document, version or trace that does not exist
     ├── AccessDenied         the caller's principals cannot read the object
     ├── ProviderError        a model provider failed (network, protocol, quota)
+    ├── ModelFileError       a shipped model's file is missing, unreadable or not its own
     └── MissingExtra         an optional dependency is not installed
 
 Abstaining is never an error: a refusal is an ordinary ``Answer`` with
@@ -26,6 +27,7 @@ __all__ = [
     "InputError",
     "LimitExceeded",
     "MissingExtra",
+    "ModelFileError",
     "NotFound",
     "ProviderError",
     "StoreError",
@@ -85,6 +87,13 @@ class AccessDenied(TetherError):
 
 class ProviderError(TetherError):
     exit_code = 5
+
+
+class ModelFileError(TetherError):
+    """A file of a shipped model (``tether.readers``) is missing, unreadable or does not
+    match its recorded sha256; the message names the file and how to rebuild it."""
+
+    exit_code = 3
 
 
 class MissingExtra(TetherError):
