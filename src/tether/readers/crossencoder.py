@@ -103,13 +103,12 @@ class CrossEncoder:
         self.batch_size = batch_size
         self.threads = threads or min(MAX_THREADS, default_workers())
         self._tokenizer = _load_tokenizer(self.directory / TOKENIZER, self.info)
-        processor = self._tokenizer.post_processor
-        self._specials = int(processor.num_special_tokens_to_add(True)) if processor else 0
+        self._template = _pair_template(self._tokenizer)
+        self._specials = sum(1 for kind, _, _ in self._template if kind == "special")
         if self.info.max_length < 2 * self._specials + 8:
             raise _broken(self.directory / READER, self.info.rebuild,
                           f"max_length {self.info.max_length} is too small to read a pair")
         self._pad_id = _pad_id(self._tokenizer)
-        self._template = _pair_template(self._tokenizer)
         self._session, self._inputs = _load_session(self.directory / MODEL, self.info, self.threads)
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[float, ...]]:
@@ -198,7 +197,15 @@ class CrossEncoder:
                 arrays["attention_mask"][row, :n] = 1
                 arrays["token_type_ids"][row, :n] = windows[k].type_ids
             feed = {name: arrays[name] for name in self._inputs}
-            logits = np.asarray(self._session.run(["logits"], feed)[0], dtype=np.float64)
+            try:
+                logits = np.asarray(self._session.run(["logits"], feed)[0], dtype=np.float64)
+                if logits.shape != (len(chunk), len(self.info.labels)):
+                    raise ValueError(f"logits of shape {logits.shape} for {len(chunk)} windows "
+                                     f"and {len(self.info.labels)} labels")
+            except Exception as exc:  # noqa: BLE001 - onnxruntime's error types are not public
+                problem = " ".join(str(exc).split())[:200]
+                raise _broken(self.directory / MODEL, self.info.rebuild,
+                              f"loaded but failed to run ({problem})") from exc
             shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs = shifted / shifted.sum(axis=1, keepdims=True)
             for row, k in enumerate(chunk):
