@@ -53,9 +53,10 @@ def test_hidden_text_stays_out_of_the_plain_text_fallback(hidden: str) -> None:
     assert all(v in text for v in VISIBLE)
 
 
-def test_a_page_without_hidden_elements_is_read_as_it_came() -> None:
+def test_a_page_without_hidden_elements_keeps_all_its_text_for_trafilatura() -> None:
     root = lxml_html.document_fromstring(_page(""))
-    assert html_extract._visible_html(root, html_extract._hidden_elements(root)) is None
+    prepared = html_extract._prepared_html(root, html_extract._hidden_elements(root))
+    assert lxml_html.document_fromstring(prepared).text_content() == root.text_content()
 
 
 def test_citations_from_when_hidden_text_was_stored_resolve_to_the_same_visible_text(
@@ -65,7 +66,9 @@ def test_citations_from_when_hidden_text_was_stored_resolve_to_the_same_visible_
     page.write_text(_page(HIDDEN[0]), encoding="utf-8")
     settings, db = Settings(), tmp_path / "store.db"
     with monkeypatch.context() as old:
-        old.setattr(html_extract, "_visible_html", lambda root, hidden: None)  # the released path
+        # The released path: trafilatura read the page as it came, hidden text and all.
+        old.setattr(html_extract, "_prepared_html",
+                    lambda root, hidden: lxml_html.tostring(root, encoding="unicode"))
         store = SQLiteStore(db)
         result = ingest_file(store, page, Metadata(), settings=settings)
         document, version = store.document(result.doc_id), store.version(result.doc_id)

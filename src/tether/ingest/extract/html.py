@@ -125,7 +125,7 @@ class HtmlExtractor:
         # trafilatura parses again without huge_tree: a deep page would lose its deep text.
         deep = _tree_depth(root) >= _TRAFILATURA_DEPTH
         hidden = _hidden_elements(root)  # found once: for the visible copy and the flags
-        text = None if deep else _trafilatura_text(_visible_html(root, hidden) or html, name)
+        text = None if deep else _trafilatura_text(_prepared_html(root, hidden), name)
         if text:
             import trafilatura
 
@@ -314,22 +314,73 @@ def _open(stack: list[str], open_count: dict[str, int], tag: str) -> None:
     open_count[tag] = open_count.get(tag, 0) + 1
 
 
-def _visible_html(root: Any, hidden: list[Any]) -> str | None:
-    """The page without the elements no reader sees (``hidden_element``), as HTML for
-    trafilatura, which keeps the ``hidden`` attribute's, ``<template>``'s and zero-size
-    text; ``None`` when the page has none (``hidden``: its ``_hidden_elements``; it is
-    then read as it came)."""
-    if not hidden:
-        return None
+def _prepared_html(root: Any, hidden: list[Any]) -> str:
+    """The page as trafilatura is to read it (ADR 0043), as HTML: without the elements
+    no reader sees (``hidden_element``; trafilatura keeps the ``hidden`` attribute's,
+    ``<template>``'s and zero-size text), with the source's whitespace outside ``<pre>``
+    collapsed to one space (trafilatura keeps a paragraph's source line breaks, which
+    cut its sentences), and each definition list term (``<dt>``), which trafilatura
+    drops, as a paragraph marked as a heading (``_mark_terms``). ``hidden``: ``_hidden_elements``
+    of ``root``, which is not changed."""
     import copy
 
     from lxml import etree  # type: ignore[import-untyped, unused-ignore]
 
-    visible = copy.deepcopy(root)
-    for element in _hidden_elements(visible):
-        if element.getparent() is not None:
-            element.drop_tree()  # its tail is the next visible text: kept
-    return str(etree.tostring(visible, encoding="unicode", method="html"))
+    page = copy.deepcopy(root)
+    if hidden:
+        for element in _hidden_elements(page):
+            if element.getparent() is not None:
+                element.drop_tree()  # its tail is the next visible text: kept
+    _collapse_source_whitespace(page)
+    _mark_terms(page)
+    return str(etree.tostring(page, encoding="unicode", method="html"))
+
+
+def _mark_terms(root: Any) -> None:
+    """Each definition list term (``<dt>``) of the tree as a paragraph of its own that
+    opens with a heading mark one level below the heading before it (at most 6:
+    ``### message_size_limit (default: 10240000)``), in place. Trafilatura drops a
+    ``<dt>`` (and a heading inside a ``<dl>``) but keeps a paragraph (``<dl>`` and
+    ``<dd>`` become ``<div>``: read as a list, the terms came after every item); marked in the tree,
+    the term stays on its own line right before its description, which segmentation
+    then keeps as one unit whose heading path ends with the term (ADR 0043). Marked
+    in the text afterwards instead, a short term found again further on (a nested list
+    of values, ``dunno``) would pull the matching past every term before it."""
+    level = 0
+    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6", "dl", "dt", "dd"):
+        if element.tag in ("dl", "dd"):
+            # Trafilatura reads a <dl> as a list: its <dd>s as items, any other
+            # child (a marked term) moved after them all.
+            element.tag = "div"
+            continue
+        if element.tag != "dt":
+            level = int(element.tag[1])
+            continue
+        element.tag = "p"
+        if element.text_content().strip():
+            element.text = "#" * min(6, level + 1) + " " + (element.text or "").lstrip()
+
+
+# Elements whose text keeps its line breaks (and every element inside them).
+_KEEPS_LINES = frozenset(["pre", "textarea", "plaintext", "xmp", "listing"])
+
+
+def _collapse_source_whitespace(root: Any) -> None:
+    """Collapse every run of whitespace in the tree's text outside ``_KEEPS_LINES`` to
+    one space, in place (iteratively, so depth cannot overflow)."""
+    from lxml import etree  # type: ignore[import-untyped, unused-ignore]
+
+    keeping = 0
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        tag = element.tag.lower() if isinstance(element.tag, str) else ""
+        if event == "start":
+            keeping += tag in _KEEPS_LINES
+            if not keeping and element.text and isinstance(element.tag, str):
+                element.text = _collapse(element.text)
+        else:
+            keeping -= tag in _KEEPS_LINES
+            if not keeping and element.tail:
+                element.tail = _collapse(element.tail)
 
 
 # Only these can be hidden_element's: found by libxml2's XPath, not a Python walk over
@@ -350,13 +401,17 @@ def _hidden_elements(root: Any) -> list[Any]:
     return found
 
 
+# Trafilatura's precision mode: measured against recall mode on real manuals (ADR 0043).
+_FAVOR_PRECISION = True
+
+
 def _trafilatura_text(html: str, name: str) -> str | None:
     import trafilatura
 
     try:
         text = trafilatura.extract(
             html,
-            favor_precision=True,
+            favor_precision=_FAVOR_PRECISION,
             include_tables=True,
             include_comments=False,
             include_images=False,
