@@ -28,7 +28,8 @@ _ABBREVIATIONS = frozenset(
 # A sentence ends at . ! ? (optionally followed by closing quotes/brackets) and
 # whitespace, at CJK full stops, at a "word.Next" join left by careless concatenation
 # (common in scraped snippets), at a blank line, or before a line that starts a list
-# item or heading. A stop run is tried only from its first character and never given
+# item or heading. Any other line break ends one unless it is a hard wrap inside a
+# paragraph (``_wraps``, ``_wrapped``), which reads as a space. A stop run is tried only from its first character and never given
 # back (possessive), so a run of 100,000 dots costs one pass, not one pass per dot.
 _BOUNDARY = re.compile(
     r"""(?P<stop>(?<![.!?])[.!?]++["'”’»)\]]*+)(?=\s)   # terminal punctuation before whitespace
@@ -69,6 +70,20 @@ _MAX_SENTENCE = 2_000
 # Hyphens a typesetter leaves at a line end when it splits a word: groff's U+2010,
 # the soft hyphen, ASCII.
 _HYPHENS = "\u2010\u00ad-"
+# Words that leave a clause open: a line ending in one was cut mid-sentence (a hard
+# wrap), whatever opens the next line ("configured with" / "SSLProxyCARevocationFile").
+_OPEN_WORDS = frozenset(
+    ["a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
+     "as", "and", "or", "nor", "but", "than", "that", "which", "whose", "is", "are", "was",
+     "were", "be", "been", "can", "could", "may", "might", "must", "shall", "should",
+     "will", "would", "this", "these", "those", "its", "their", "your", "our", "if", "per",
+     "via"]
+)
+_LOWER = re.compile(r"[a-z]")
+_LAST_WORD = re.compile(r"(?<![\w.'-])[A-Za-z]{1,6}\Z")
+# A column gap inside a line (a tab, or two blanks not after a sentence's end): the
+# line is a table row or a hanging tag, a unit of its own, not wrapped prose.
+_COLUMN_GAP = re.compile(r"\t|(?<![.!?:;])[ ]{2,}(?=\S)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +142,33 @@ def _wraps(text: str, line_start: int, line_end: int, next_start: int) -> bool:
     return there > here and column < line_end and text[column - 1] == " " and not text[column].isspace()
 
 
+def _wrapped(text: str, line_start: int, line_end: int, next_start: int) -> bool:
+    """Whether the line break at ``line_end`` is a hard wrap inside a paragraph, read as
+    a space: the next line opens with a lower-case letter, or this line ends with a word
+    that leaves its clause open (``_OPEN_WORDS``) and the next opens with a word. Never
+    after a colon, nor when this line is a Markdown heading or table row, holds no
+    lower-case letter near its end (``DESCRIPTION``), or is set in columns
+    (``_COLUMN_GAP``); a blank line, a list item or a heading next never gets
+    here (``_BOUNDARY`` breaks there)."""
+    last = text[line_end - 1]
+    if last == ":" or last == "|":
+        return False
+    at = next_start + _indent(text, next_start)
+    if at >= len(text):
+        return False
+    first = text[at]
+    lower = first.islower()
+    if not lower:
+        word = _LAST_WORD.search(text, max(line_start, line_end - 7), line_end)
+        if word is None or word.group() not in _OPEN_WORDS or not (
+                first.isalnum() or first in "\"'(`$<"):
+            return False
+    opening = line_start + _indent(text, line_start)
+    if text[opening] in "#|" or _LOWER.search(text, max(opening, line_end - 40), line_end) is None:
+        return False  # a heading (``## Usage``, ``DESCRIPTION``) or a table row
+    return _COLUMN_GAP.search(text, opening, line_end) is None
+
+
 def _hyphenated(text: str, line_end: int, next_start: int) -> bool:
     """Whether a word was hyphenated across the line break (``com‐`` / ``pression``):
     a letter and a hyphen end the line, a lower-case letter opens the next."""
@@ -171,7 +213,8 @@ def _raw_breaks(text: str) -> Iterator[int]:
             if text[at - 1] in _HYPHENS and _hyphenated(text, at, after):
                 continue
             line_start = rfind("\n", 0, at) + 1
-            if at - line_start < _SHORT_LINE or not _wraps(text, line_start, at, after):
+            if ((at - line_start < _SHORT_LINE or not _wraps(text, line_start, at, after))
+                    and not _wrapped(text, line_start, at, after)):
                 yield at
         elif branch == "stop":
             stop_at, stop_end = match.span("stop")

@@ -125,6 +125,32 @@ def _hyphenated(text: str, line_end: int, next_start: int) -> bool:
     return at < len(text) and text[at].islower()
 
 
+# ADR 0043, the one deliberate change since 51c928b, written out plainly: a hard wrap
+# inside a paragraph reads as a space.
+_OPEN_WORDS_0043 = {
+    "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
+    "as", "and", "or", "nor", "but", "than", "that", "which", "whose", "is", "are", "was",
+    "were", "be", "been", "can", "could", "may", "might", "must", "shall", "should",
+    "will", "would", "this", "these", "those", "its", "their", "your", "our", "if", "per",
+    "via"}
+
+
+def _wrapped_0043(line: str, rest: str) -> bool:
+    """Whether the break after ``line`` (``rest`` follows it) is a wrap inside a paragraph."""
+    body, following = line.lstrip(" \t"), rest.lstrip(" \t")
+    if not following or line.endswith((":", "|")) or body.startswith(("#", "|")):
+        return False
+    if not any("a" <= c <= "z" for c in line[-40:][-(len(body)):]):
+        return False
+    if "\t" in body or re.search(r"(?<![.!?:;])  +(?=\S)", body):
+        return False
+    if following[0].islower():
+        return True
+    word = re.search(r"(?<![\w.'-])[A-Za-z]{1,6}$", line[-7:])
+    return (word is not None and word.group() in _OPEN_WORDS_0043
+            and (following[0].isalnum() or following[0] in "\"'(`$<"))
+
+
 def _raw_breaks(text: str) -> Iterator[int]:
     """Offsets right after each sentence end (before the following whitespace)."""
     for match in _BOUNDARY.finditer(text):
@@ -144,9 +170,9 @@ def _raw_breaks(text: str) -> Iterator[int]:
             line_start = text.rfind("\n", 0, match.start()) + 1
             if _hyphenated(text, match.start(), match.end()):
                 continue
-            if match.start() - line_start < _SHORT_LINE or not _wraps(
+            if (match.start() - line_start < _SHORT_LINE or not _wraps(
                 text, line_start, match.start(), match.end()
-            ):
+            )) and not _wrapped_0043(text[line_start : match.start()], text[match.end():]):
                 yield match.start()
         else:
             yield match.start()
