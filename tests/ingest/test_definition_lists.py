@@ -83,3 +83,9 @@ def test_a_long_single_line_paragraph_is_read_whole() -> None:
     words = "flow " * 150_000  # 750 KB: under the streaming threshold, one line
     text = _extract(f"<html><body><dl><dt>cap</dt><dd><p>{words}end.</p></dd></dl></body></html>")
     assert "flow flow" in text and text.rstrip().endswith("end.")
+
+
+def test_a_control_character_in_a_term_or_paragraph_is_read_without_error() -> None:
+    text = _extract("<html><body><dl><dt>cap\x01 x</dt><dd><p>a\x01\n b flows.</p></dd></dl>"
+                    "<p>The pump\n   stops.</p></body></html>")
+    assert "The pump stops." in text

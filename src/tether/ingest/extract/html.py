@@ -358,7 +358,7 @@ def _mark_terms(root: Any) -> None:
             continue
         element.tag = "p"
         if element.text_content().strip():
-            element.text = "#" * min(6, level + 1) + " " + (element.text or "").lstrip()
+            _set_text(element, "text", "#" * min(6, level + 1) + " " + (element.text or "").lstrip())
 
 
 # Elements whose text keeps its line breaks (and every element inside them).
@@ -376,11 +376,20 @@ def _collapse_source_whitespace(root: Any) -> None:
         if event == "start":
             keeping += tag in _KEEPS_LINES
             if not keeping and element.text and isinstance(element.tag, str):
-                element.text = _collapse(element.text)
+                _set_text(element, "text", _collapse(element.text))
         else:
             keeping -= tag in _KEEPS_LINES
             if not keeping and element.tail:
-                element.tail = _collapse(element.tail)
+                _set_text(element, "tail", _collapse(element.tail))
+
+
+def _set_text(element: Any, part: str, value: str) -> None:
+    """Set ``element``'s text or tail; left as it is where lxml refuses the string (a
+    control character the HTML parser let through: no XML string may hold one)."""
+    try:
+        setattr(element, part, value)
+    except ValueError:
+        pass
 
 
 # Only these can be hidden_element's: found by libxml2's XPath, not a Python walk over
