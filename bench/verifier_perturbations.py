@@ -14,7 +14,13 @@ against its own paragraph. Changed copies must not come out ``supported`` (targe
 Then over-claiming on general labelled pairs (negated SNLI, WiCE, HealthVer): the share
 of non-entailed pairs judged ``supported`` (target <= 5%).
 
-    python bench/verifier_perturbations.py [--data ../shared/data] [--show 5]
+    python bench/verifier_perturbations.py [--data ../shared/data] [--show 5] [--reader trained|lexical]
+
+``--reader trained`` (the default) checks each copy the way the guard does: the lexical
+test, then the shipped support model's judgement merged by ``judges.base.combine``
+(``readers_support.product_outcome``); ``--reader lexical`` is the lexical test alone.
+The over-claiming figures on labelled pairs are the lexical test's either way
+(``bench/readers_support.py`` measures them with the model).
 
 The data is read in place and never copied into the repository.
 """
@@ -311,10 +317,30 @@ def copies(
     yield "qualifier", drop_qualifier(sentence)
 
 
+class _Outcome:
+    """What ``check`` returns, as far as this bench reads it."""
+
+    def __init__(self, outcome: str, reasons: tuple[str, ...]) -> None:
+        self.outcome, self.reasons = outcome, reasons
+
+
+def _checker(settings: Settings, judge):
+    """check(text, paragraph) -> outcome and reasons: lexical alone, or the guard's path."""
+    if judge is None:
+        return lambda text, para: check(text, para, settings=settings)
+    from readers_support import product_outcome
+
+    def both(text: str, para: str) -> _Outcome:
+        return _Outcome(product_outcome(text, para, judge), check(text, para, settings=settings).reasons)
+
+    return both
+
+
 def run_perturbations(
-    data: Path, settings: Settings, show: int, seed: int
+    data: Path, settings: Settings, show: int, seed: int, judge=None
 ) -> dict[str, dict[str, int]]:
     rng = random.Random(seed)
+    checker = _checker(settings, judge)
     stats: dict[str, Counter[str]] = defaultdict(Counter)
     by_source: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     failures: dict[str, list[str]] = defaultdict(list)
@@ -328,7 +354,7 @@ def run_perturbations(
             for kind, text in copies(sentence, para, rng, n):
                 if text is None:
                     continue
-                r = check(text, para, settings=settings)
+                r = checker(text, para)
                 stats[kind][r.outcome] += 1
                 by_source[(source, kind)][r.outcome] += 1
                 bad = (r.outcome == "supported") == (kind in CHANGED)
@@ -343,7 +369,7 @@ def run_perturbations(
                 continue
             extra += 1
             for kind, t in (("untouched", sentence), ("roles", text)):
-                r = check(t, para, settings=settings)
+                r = checker(t, para)
                 stats[kind][r.outcome] += 1
                 by_source[(source, kind)][r.outcome] += 1
                 bad = (r.outcome == "supported") == (kind in CHANGED)
@@ -415,12 +441,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=5, help="misjudged copies to print per kind")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--skip-pairs", action="store_true")
+    ap.add_argument("--reader", choices=("trained", "lexical"), default="trained",
+                    help="trained: lexical test plus the shipped support model, as the guard does")
     args = ap.parse_args(argv)
     if not (args.data / "README.md").is_file():
         print(f"data not found at {args.data} (set --data or TETHER_DATA)", file=sys.stderr)
         return 2
-    settings = Settings()
-    run_perturbations(args.data, settings, args.show, args.seed)
+    settings = Settings(reader="lexical")
+    judge = None
+    if args.reader == "trained":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from tether.judges.trained import TrainedSupportJudge
+
+        judge = TrainedSupportJudge()
+    print(f"reader: {args.reader}" + (f" ({judge.checker})" if judge else ""))
+    run_perturbations(args.data, settings, args.show, args.seed, judge)
     if not args.skip_pairs:
         run_pairs(args.data, settings)
     return 0
