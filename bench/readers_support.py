@@ -97,11 +97,19 @@ def relabel(j: Judgement, t: float) -> Judgement:
     return replace(j, label=label)
 
 
-def final(item: Item, t: float | None) -> str:
+# Variants of the merge, for comparison only (the product is "trained"): the judge only
+# takes support away (accept_paraphrase off), or lifts only what plain coverage refused
+# (lexical checker "lexical"), never a verdict of a structural check (relation, roles,
+# predicate, context, lexicon, modality, quantifier).
+VARIANTS = ("trained", "downgrade-only", "lift-coverage-only")
+
+
+def final(item: Item, t: float | None, variant: str = "trained") -> str:
     """The outcome the guard gives: lexical alone (t None) or with the judge at ``t``."""
     if t is None or item.skipped or item.judgement is None:
         return item.lexical
-    return combine(item.lexical, relabel(item.judgement, t), accept_paraphrase=True,
+    lift = variant == "trained" or (variant == "lift-coverage-only" and item.checker == "lexical")
+    return combine(item.lexical, relabel(item.judgement, t), accept_paraphrase=lift,
                    decided_by=item.checker)[0]
 
 
@@ -139,8 +147,8 @@ def run(items: list[Item], judge, batch: int = 64) -> float:
 # --- figures ------------------------------------------------------------------------
 
 
-def scores(items: Sequence[Item], t: float | None) -> dict:
-    outs = [final(it, t) for it in items]
+def scores(items: Sequence[Item], t: float | None, variant: str = "trained") -> dict:
+    outs = [final(it, t, variant) for it in items]
     supported = sum(o == "supported" for o in outs)
     tp = sum(o == "supported" and it.entailed for o, it in zip(outs, items))
     pos = sum(it.entailed for it in items)
@@ -294,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         lex, tr = scores(items, None), scores(items, accept)
         report["sets"].setdefault(name, {})[group or "ALL"] = {
             "lexical": lex, "trained": tr,
-            "sweep": {str(t): scores(items, t) for t in THRESHOLDS}}
+            "sweep": {str(t): scores(items, t) for t in THRESHOLDS},
+            **{v: scores(items, accept, v) for v in VARIANTS[1:]}}
         if name == "perturbations":
             good = "supported" if group in ("untouched", "whitespace", "quote", "case") else "not"
             target = ">=0.995 supported" if good == "supported" else ">=0.97 not supported"
@@ -318,6 +327,20 @@ def main(argv: list[str] | None = None) -> int:
             s = scores(items, t)
             cells.append(f"{_f(s['precision'])}/{_f(s['recall'])} ({s['supported']})")
         print(f"{(name + ' ' + group).strip():<22}" + "".join(f"{c:<22}" for c in cells))
+    print(f"\nvariants of the merge at ACCEPT={accept} (comparison only): P / R (n supported)")
+    print(f"{'set':<26}" + "".join(f"{v:<24}" for v in VARIANTS))
+    for name, group, items in rows:
+        if name == "held-out" and group != "ALL":
+            continue
+        cells = []
+        for v in VARIANTS:
+            s = scores(items, accept, v)
+            if name == "perturbations":
+                rate = s["supported"] / s["n"] if items[0].entailed else s["not_supported_rate"]
+                cells.append(f"{rate:.3f} ({s['supported']})")
+            else:
+                cells.append(f"{_f(s['precision'])}/{_f(s['recall'])} ({s['supported']})")
+        print(f"{(name + ' ' + group).strip():<26}" + "".join(f"{c:<24}" for c in cells))
     if "perturbations" in sets:
         print("perturbations, share meeting its target (changed: not supported; harmless: supported)")
         groups = defaultdict(list)
