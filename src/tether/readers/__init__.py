@@ -18,6 +18,7 @@ and their windows aggregated: ``tether.readers.crossencoder``.
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -34,10 +35,12 @@ _lock = threading.Lock()
 
 
 def model_dir(name: str) -> Path:
-    """Where the shipped model ``name`` lives (the folder need not exist)."""
+    """Where the model ``name`` is read from (the folder need not exist): the shipped
+    one, or ``$TETHER_READER_MODELS/<name>`` when that variable names a folder of
+    rebuilt models (``train/train_reader.py --out``)."""
     if name not in NAMES:
         raise ConfigError(f"no shipped reading model {name!r}; there are {', '.join(NAMES)}")
-    return MODELS / name
+    return Path(os.environ.get("TETHER_READER_MODELS") or MODELS) / name
 
 
 def answerability() -> CrossEncoder:
