@@ -20,7 +20,11 @@ def load_judge(settings: Settings) -> Judge | None:
     """The judge ``settings.judge`` names, or None when it names none."""
     spec = settings.judge.strip()
     if not spec:
-        return None
+        if settings.reader != "trained":
+            return None
+        from .trained import TrainedSupportJudge
+
+        return TrainedSupportJudge()
     kind, sep, target = spec.partition(":")
     if not sep or not target:
         raise ConfigError(

@@ -17,7 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
-__all__ = ["LABELS", "OUTCOMES", "Judge", "Judgement", "Label", "combine"]
+__all__ = ["EXACT_CHECKERS", "LABELS", "LIFTABLE_CHECKERS", "OUTCOMES", "Judge", "Judgement", "Label",
+           "combine"]
 
 Label = Literal["entailment", "neutral", "contradiction"]
 LABELS: tuple[Label, ...] = ("entailment", "neutral", "contradiction")
@@ -78,8 +79,21 @@ def _said(judgement: Judgement) -> str:
     return f"{judgement.checker} says {judgement.label}{prob} on premise chars {start}-{end}"
 
 
+# The lexical checkers whose contradiction is exact, so no model overturns it: a
+# figure, a year, a name, a negation.
+EXACT_CHECKERS = frozenset({"figures", "years", "names", "polarity", "verbatim"})
+# The lexical decisions a judge's entailment may lift (when the caller says which
+# checker decided): plain coverage (a claim word the passage does not share: a
+# paraphrase) and the modality reading ("must" against "is required to"). Structure
+# checkers (relation, roles, predicate, context) are not liftable: measured with the
+# shipped support model (bench/readers_support.py), lifting them let through swapped
+# prepositions and roles and dropped qualifiers ("until 2000").
+LIFTABLE_CHECKERS = frozenset({"lexical", "modality"})
+
+
 def combine(
-    lexical_outcome: str, judgement: Judgement | None, *, accept_paraphrase: bool
+    lexical_outcome: str, judgement: Judgement | None, *, accept_paraphrase: bool,
+    decided_by: str | None = None,
 ) -> tuple[str, str | None]:
     """Merge the lexical outcome with a judgement into (final outcome, reason).
 
@@ -89,9 +103,11 @@ def combine(
     subject but the model does not read the claim in it). With
     ``accept_paraphrase=True`` an entailment also lifts ``mentioned`` or
     ``unsupported`` to ``supported``, which is how paraphrases get through the
-    guard. A lexical ``contradicted`` is never overturned: figure, negation and
-    entity checks are exact, and a model's entailment is not evidence against
-    them. A judge error leaves the lexical outcome standing and says so.
+    guard. A lexical ``contradicted`` is never overturned — unless the caller says
+    which checker decided (``decided_by``) and it is one of ``LIFTABLE_CHECKERS``
+    (plain coverage, modality); then only those decisions may be lifted, never an
+    exact checker's (``EXACT_CHECKERS``: figures, years, names, negation) nor a
+    structure reading's. A judge error leaves the lexical outcome standing and says so.
 
     ``reason`` is None only when there was no judgement to record.
 
@@ -113,7 +129,10 @@ def combine(
         if judgement.label == "neutral":
             return ("mentioned", f"{said}; downgraded from lexical 'supported'")
         return ("supported", f"{said}; confirms lexical 'supported'")
-    upgradable = lexical in ("mentioned", "unsupported")
+    if decided_by is None:
+        upgradable = lexical in ("mentioned", "unsupported")
+    else:
+        upgradable = lexical != "supported" and decided_by in LIFTABLE_CHECKERS
     if accept_paraphrase and upgradable and judgement.label == "entailment":
         return ("supported", f"{said}; accepted as a paraphrase over lexical {lexical!r}")
     kept = _why_kept(lexical, accept_paraphrase)
@@ -122,7 +141,7 @@ def combine(
 
 def _why_kept(lexical: str, accept_paraphrase: bool) -> str:
     if lexical == "contradicted":
-        return "the judge never overturns a lexical contradiction"
+        return "the judge never overturns this check's contradiction"
     if not accept_paraphrase:
         return "the judge only downgrades support unless accept_paraphrase is on"
     return "only an entailment can upgrade it"

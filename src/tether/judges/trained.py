@@ -1,0 +1,92 @@
+"""The shipped support model as a ``Judge``: does the passage state this sentence?
+
+The model was trained on a claim against the one to three passage sentences it is
+about (with the sentence before, which "It …" leans on), not on whole passages, where
+a small model reads poorly (the trial in issue 31: passage-level AUC ~0.5). So the
+judge first aligns: it picks the passage sentences sharing the most content words with
+the claim, and reads the claim against a few short windows around them.
+
+Aggregation rule: the window with the highest P(entailment) speaks, unless some
+window's P(contradiction) is higher than every window's P(entailment); then that one.
+Its label is ``entailment`` only at P(entailment) >= ``ACCEPT`` (chosen on held-out
+pairs for precision, see MODEL_CARD.md), ``contradiction`` when P(contradiction) is the
+largest of the three, else ``neutral``.
+
+The exact checks stay in front (``judges.base.combine``): a lexical ``contradicted``
+(a figure, a negation, a name) is never overturned by this judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import readers
+from ..readers.windows import support_premise
+from ..text.sentences import sentence_spans
+from ..text.terms import stems
+from .base import Judge, Judgement, Label
+
+__all__ = ["ACCEPT", "TrainedSupportJudge"]
+
+# P(entailment) at which the model's word is "entailment" (MODEL_CARD.md: precision of
+# supported on the held-out split at this threshold).
+ACCEPT = 0.9
+# Passage sentences read around: the best aligned ones, each with the sentence before.
+_ALIGNED = 2
+
+
+def _aligned_windows(premise: str, claim: str) -> list[tuple[int, int]]:
+    """Character ranges of the premise to read the claim against, best aligned first."""
+    spans = sentence_spans(premise)
+    if len(spans) <= 2:
+        return [(0, len(premise))]
+    wanted = stems(claim)
+    shared = [len(wanted & stems(premise[s.start:s.end])) for s in spans]
+    best = sorted(range(len(spans)), key=lambda i: (-shared[i], i))[:_ALIGNED]
+    windows: list[tuple[int, int]] = []
+    for i in best:
+        windows.append((spans[max(0, i - 1)].start, spans[i].end))
+        if i + 1 < len(spans):  # a claim may join a sentence and the one after it
+            windows.append((spans[max(0, i - 1)].start, spans[i + 1].end))
+    return list(dict.fromkeys(windows))
+
+
+class TrainedSupportJudge(Judge):
+    """Tether's own support model, shipped in the package (``tether.readers``)."""
+
+    # The trained reader may lift a lexically unsupported paraphrase (combine's
+    # accept_paraphrase): that is what it was trained for; exact checks still refuse.
+    accepts_paraphrase = True
+
+    def __init__(self) -> None:
+        self.model = readers.support()
+        self.checker = f"support-model:{self.model.info.sha256[:12]}"
+
+    def judge(self, premise: str, hypothesis: str) -> Judgement:
+        return self.judge_many([(premise, hypothesis)])[0]
+
+    def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
+        windows = [_aligned_windows(premise, claim) for premise, claim in pairs]
+        inputs = [(support_premise([premise[s:e]]), claim)
+                  for (premise, claim), spans in zip(pairs, windows) for s, e in spans]
+        probabilities = iter(self.model.predict(inputs))
+        out = []
+        for spans in windows:
+            scored = [(span, next(probabilities)) for span in spans]
+            out.append(self._decide(scored))
+        return out
+
+    def _decide(self, scored: list[tuple[tuple[int, int], tuple[float, ...]]]) -> Judgement:
+        labels = self.model.info.labels
+        ent, contra = labels.index("entailment"), labels.index("contradiction")
+        span, probs = max(scored, key=lambda sp: sp[1][ent])
+        against = max(scored, key=lambda sp: sp[1][contra])
+        if against[1][contra] > probs[ent]:
+            span, probs = against
+        named = dict(zip(labels, probs))
+        label: Label = "neutral"
+        if probs[ent] >= ACCEPT:
+            label = "entailment"
+        elif probs[contra] == max(probs):
+            label = "contradiction"
+        return Judgement(label, named, self.checker, span)
