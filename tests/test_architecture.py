@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "readers": {"text"},  # the shipped cross-encoders; verify/ stays pure and never reads them
     "generate": {"text", "providers", "readers"},
     "verify": {"text"},
-    "judges": {"text", "providers"},
+    "judges": {"text", "providers", "readers"},
     "guard": {"text", "verify", "judges", "readers"},
     "ops": {"text", "store", "verify"},
     "pipeline": {"text", "store", "retrieve", "generate", "verify", "judges", "guard", "ops", "readers"},

@@ -174,7 +174,17 @@ class Settings:
     # file:// source and only while it still extracts to the cited version (ADR 0018);
     # set this on a server where untrusted callers can upload documents.
     page_roots: str = ""
-    # Optional model judge behind the lexical test: "" (none), "nli:DIR" (an ONNX NLI
+    # How Tether reads (ADR 0044): "trained", its own models shipped in the package
+    # decide which sentence answers, whether anything does, and (behind the exact
+    # checks: figures, negation, names, quotes) what a passage states; "lexical", the
+    # hand-written rules alone, kept for comparison.
+    reader: str = "trained"
+    # The answerability score one verified sentence must reach for the answer to stand
+    # (reader = "trained"); 0 = the store's calibration (`tether calibrate`), else the
+    # default of guard.answerable.
+    answer_threshold: float = 0.0
+    # Optional model judge behind the lexical test: "" (the reader's: with reader =
+    # "trained", the shipped support model; else none), "nli:DIR" (an ONNX NLI
     # cross-encoder in a local directory, tether[nli]), "openai:MODEL" or
     # "anthropic:MODEL" (an LLM judge through the generator settings' server), or
     # "gguf:PATH" (the reader: a local GGUF model through llama.cpp). Its gate
@@ -213,6 +223,7 @@ class Settings:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
+READERS = ("trained", "lexical")
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
            "html_full_extract_max_bytes", "ingest_worker_max_files",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
@@ -264,6 +275,8 @@ def load_settings(path: str | os.PathLike[str] | None = None, **overrides: Any) 
     settings = Settings(**values)
     if not 0.0 < settings.support_overlap <= 1.0:
         raise ConfigError("support_overlap must be in (0, 1]")
+    if settings.reader not in READERS:
+        raise ConfigError(f"reader must be one of {', '.join(READERS)}, got {settings.reader!r}")
     if not 0.0 < settings.page_scale <= 8.0:
         raise ConfigError("page_scale must be in (0, 8]")
     for name in _LIMITS:  # a zero or negative limit would refuse everything, or nothing

@@ -101,6 +101,7 @@ class Tether:
         if key not in self._generators:
             if name == "extractive":
                 options.setdefault("max_sentences", self.settings.max_sentences)
+                options.setdefault("reader", self.settings.reader)
             self._generators[key] = load_generator(name, **options)
         return self._generators[key]
 

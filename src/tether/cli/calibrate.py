@@ -10,6 +10,7 @@ from ..evaluate.judge_calibration import (
     describe_judge,
     save_judge_calibration,
 )
+from ..evaluate.answer_calibration import calibrate_answers, save_answer_calibration
 from ..evaluate.verifier import normalise_label
 from ..facade import Tether
 from ..judges.reader import ReaderJudge
@@ -55,6 +56,8 @@ def calibrate(
     {"premise": "...", "hypothesis": "...", "label": "entailment|neutral|contradiction"}.
     Prints both score distributions, the chosen threshold with its margins and the
     abstain precision/recall it implies, and stores it for the store's scorer. With
+    reader = "trained" (the default), also the answer threshold of the shipped
+    answerability model, from the same questions. With
     judge = "gguf:PATH", also learns the reader's answers threshold (from the
     questions) and support threshold (from the pairs), stored for that model file.
     """
@@ -65,6 +68,9 @@ def calibrate(
         if items:
             _calibrate_probe(tether, items, principals=list(as_) or None, plot_path=plot_path,
                              max_false_refusal=max_false_refusal, dry_run=dry_run)
+        if items and tether.settings.reader == "trained":
+            _calibrate_answers(tether, items, principals=list(as_) or None,
+                               max_false_refusal=max_false_refusal, dry_run=dry_run)
         if reader is not None:
             _calibrate_reader(tether, reader, items, pairs, principals=list(as_) or None,
                               max_false_refusal=max_false_refusal, dry_run=dry_run)
@@ -133,6 +139,22 @@ def _calibrate_probe(
         save_calibration(tether.store, cal)
         click.echo(f"saved: threshold {cal.threshold:g} for scorer {cal.scorer!r}")
         tether._threshold = None  # the reader's questions below run under the new one
+
+
+def _calibrate_answers(
+    tether: Tether, items: list[tuple[str, bool]], *, principals: list[str] | None,
+    max_false_refusal: float, dry_run: bool,
+) -> None:
+    click.echo()
+    cal = calibrate_answers(tether, items, principals=principals,
+                            max_false_refusal=max_false_refusal)
+    for line in cal.describe():
+        click.echo(line)
+    if dry_run:
+        click.echo("dry run: answer threshold not saved")
+        return
+    save_answer_calibration(tether, cal)
+    click.echo(f"saved: answer threshold {cal.threshold:g} for the shipped answerability model")
 
 
 def _calibrate_reader(

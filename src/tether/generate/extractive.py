@@ -20,6 +20,7 @@ from ..text.instructions import is_instruction_like
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 from .lists import list_items, wants_list
+from .reading import qualifies, read_sentences
 from .rank import (
     Question,
     coverage,
@@ -149,11 +150,49 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
     return out
 
 
+# The trained reader (ADR 0044): sentences the answerability model reads, and how
+# close to the best a further sentence must score to be proposed beside it.
+_READ_LIMIT = 32
+_PROPOSE_FLOOR = 0.05
+_CLOSE = 0.5
+
+
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, *, max_sentences: int = 3) -> None:
+    def __init__(self, *, max_sentences: int = 3, reader: str = "trained") -> None:
         self.max_sentences = max_sentences
+        self.reader = reader
+
+    def _generate_read(self, question: str, hits: Sequence[Hit]) -> Iterator[Draft]:
+        """The trained reader's choice: the sentences the answerability model reads as
+        answering, best first; each shown with its successor when that qualifies it."""
+        reads = read_sentences(question, hits, keep=_is_content, limit=_READ_LIMIT)
+        if not reads or reads[0].score < _PROPOSE_FLOOR:
+            return
+        best = reads[0]
+        chosen = [best]
+        for read in reads[1:]:
+            if len(chosen) >= self.max_sentences or read.score < max(_PROPOSE_FLOOR,
+                                                                     _CLOSE * best.score):
+                break
+            own = frozenset(stems(read.text))
+            # Near-repeats (the same fact in two documents) add length, not content.
+            if any(len(own & s) / max(1, len(own | s)) > 0.6
+                   for s in (frozenset(stems(c.text)) for c in chosen)):
+                continue
+            chosen.append(read)
+        items = list_items(best.hit.passage.text, best.end) if wants_list(question) else []
+        if items:
+            for text in items:
+                yield Draft(text, (best.hit.passage.passage_id,))
+            return
+        shown: set[str] = set()
+        for read in sorted(chosen, key=lambda r: (r.hit.rank, r.start)):
+            for text in (read.text, read.following if qualifies(read.following) else ""):
+                if text and text not in shown:
+                    shown.add(text)
+                    yield Draft(text, (read.hit.passage.passage_id,))
 
     def _candidates(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         q = read_question(question)
@@ -191,6 +230,9 @@ class ExtractiveGenerator:
     def generate(
         self, question: str, hits: Sequence[Hit], *, steering: str | None = None
     ) -> Iterator[Draft]:
+        if self.reader == "trained":
+            yield from self._generate_read(question, hits)
+            return
         candidates = sorted(self._candidates(question, hits), key=lambda c: -c.score)
         if not candidates or candidates[0].coverage < _MIN_COVERAGE:
             return

@@ -21,6 +21,7 @@ from ..guard.answercheck import (
     judge_answers,
     sentence_answers,
 )
+from ..guard.answerable import answer_scores, answer_threshold, unanswered
 from ..guard.attribute import evidence_from_hits
 from ..guard.citation import judge_draft
 from ..guard.reader import bound_judge, reader_refusal
@@ -63,6 +64,7 @@ def begin(
 ) -> Run:
     """A fresh run: the gate modes in force, the probe threshold and a trace id."""
     started = time.perf_counter()
+    trained = engine.settings.reader == "trained"
     return Run(
         question=question,
         principals=principals,
@@ -71,6 +73,8 @@ def begin(
         threshold=engine.probe_threshold(),
         trace_id=ids.trace_id(),
         started=started,
+        reading=[] if trained else None,
+        reading_threshold=answer_threshold(engine.settings, engine.store.get_meta) if trained else 0.0,
     )
 
 
@@ -172,6 +176,14 @@ def withhold(run: Run, grounds: Grounds, sentence: AnswerSentence) -> list[Answe
     """
     if not run.answered:
         run.withheld.append(sentence)
+        if run.reading is not None:  # the trained reader: the model says what answers
+            score = answer_scores(run.question, [sentence], grounds.by_id)[0]
+            run.reading.append(score)
+            if grounds.hold or score < run.reading_threshold:
+                return []
+            run.answered = True
+            ready, run.withheld = run.withheld, []
+            return ready
         _, context, section, _ = _answering(sentence, grounds.by_id)
         if grounds.hold or sentence_answers(
             run.question, sentence.text, context, section=section, passages=grounds.texts,
@@ -185,6 +197,10 @@ def withhold(run: Run, grounds: Grounds, sentence: AnswerSentence) -> list[Answe
 
 def answer_check(run: Run, grounds: Grounds) -> str | None:
     """Why the verified sentences, taken together, do not answer the question."""
+    if run.reading is not None:
+        if len(run.reading) < len(run.kept):  # released before the gate read them all
+            run.reading = answer_scores(run.question, run.kept, grounds.by_id)
+        return unanswered(run.reading, run.reading_threshold)
     answering = [_answering(k, grounds.by_id) for k in run.kept]
     return check_answer(run.question, answering, passages=grounds.texts)
 

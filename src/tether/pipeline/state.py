@@ -59,6 +59,10 @@ class Run:
     dropped: list[Dropped] = field(default_factory=list)
     withheld: list[AnswerSentence] = field(default_factory=list)  # verified, not yet shown
     answered: bool = True  # False while the abstain gate waits for an answering sentence
+    # The trained reader's answerability scores of the verified sentences (None: the
+    # lexical answer check decides), and the score one of them must reach.
+    reading: list[float] | None = None
+    reading_threshold: float = 0.0
     shadow: list[dict[str, str]] = field(default_factory=list)
     refusal: tuple[str, str] | None = None  # (layer, reason) of a gate that refused
     answer_judged: AnswerJudged | None = None

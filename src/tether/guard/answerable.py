@@ -1,0 +1,78 @@
+"""Does what survived answer the question? The trained reader's answer gate.
+
+With ``reader = "trained"`` (ADR 0044) this replaces the hand-written answer check
+(question-word readings, words the question must repeat): the shipped answerability
+model reads each verified sentence in its place in the passage (its title or heading,
+the sentences before and after, ``readers.windows.answer_window``) and the answer
+stands when one of them scores at least the threshold. It reads again what the
+generator proposed, on its own: an LLM's sentences are read the same way.
+
+The threshold is the store's calibration when it has one (``tether calibrate``),
+else ``DEFAULT_THRESHOLD``, chosen on held-out articles (MODEL_CARD.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from .. import readers
+from ..config import Settings
+from ..readers.windows import answer_window
+from ..records import AnswerSentence, Hit
+from ..text.sentences import sentence_spans
+
+__all__ = ["DEFAULT_THRESHOLD", "answer_scores", "answer_threshold", "meta_key", "unanswered"]
+
+DEFAULT_THRESHOLD = 0.5
+
+
+def meta_key() -> str:
+    """Where a store keeps its calibrated threshold: per model file, since a threshold
+    belongs to the model that scores (a rebuilt model is calibrated anew)."""
+    return f"answerability_threshold:{readers.answerability().info.sha256[:16]}"
+
+
+def answer_threshold(settings: Settings, get_meta: Callable[[str], str | None]) -> float:
+    """The threshold in force: pinned in settings, else the store's, else the default."""
+    if settings.answer_threshold > 0:
+        return settings.answer_threshold
+    stored = get_meta(meta_key())
+    return float(stored) if stored else DEFAULT_THRESHOLD
+
+
+def _window(sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> str:
+    """The sentence as the model was trained to read it: with where it stands."""
+    citation = sentence.citations[0]
+    hit = by_id.get(citation.passage_id)
+    if hit is None:
+        return answer_window(sentence.text, citation.title, "", "")
+    text = hit.passage.text
+    start, end = citation.start - hit.passage.start, citation.end - hit.passage.start
+    spans = sentence_spans(text)
+    before = [s for s in spans if s.end <= start]
+    after = [s for s in spans if s.start >= end]
+    title = " / ".join(p for p in (hit.document.title, *hit.passage.heading) if p.strip())
+    return answer_window(
+        sentence.text, title,
+        text[before[-1].start:before[-1].end] if before else "",
+        text[after[0].start:after[0].end] if after else "",
+    )
+
+
+def answer_scores(
+    question: str, sentences: Sequence[AnswerSentence], by_id: Mapping[str, Hit]
+) -> list[float]:
+    """P(states the answer) for each sentence, read in its place."""
+    if not sentences:
+        return []
+    windows = [_window(s, by_id) for s in sentences]
+    return readers.answerability().prob([(question, w) for w in windows], "yes")
+
+
+def unanswered(scores: Sequence[float], threshold: float) -> str | None:
+    """Why the verified sentences do not answer, or None when one of them does."""
+    best = max(scores, default=0.0)
+    if best >= threshold:
+        return None
+    return (f"none of the {len(scores)} verified sentences reads as an answer to the question"
+            f" (the answerability model's best score {best:.2f} is below {threshold:.2f})")

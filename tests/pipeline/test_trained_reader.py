@@ -1,0 +1,98 @@
+"""The trained reader's path through the pipeline (ADR 0044), on the shipped models.
+
+What is tested is the wiring and the gate logic, not the models' quality (that is in
+bench/readers_squad.py, bench/readers_support.py and the realdocs benches): every shown
+sentence is an exact quote with a citation, the answer gate refuses below its
+threshold with the model's score in the reason and answers above it, the threshold
+comes from settings, then the store, then the default.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from tether import Tether
+from tether.config import load_settings
+from tether.guard.answerable import DEFAULT_THRESHOLD, answer_threshold, meta_key
+from tether.judges.trained import TrainedSupportJudge
+
+DOCS = {
+    "kiln.md": "# Kiln K-40 manual\n\nThe K-40 kiln reaches a maximum temperature of 1,300 °C.\n"
+               "Its firing chamber holds 40 litres.\n\nThe door must stay shut while the kiln is "
+               "above 200 °C. However, the vent may be opened at any temperature.\n",
+    "glaze.md": "# Glazes\n\nA celadon glaze turns green in a reduction firing.\n"
+                "Glazes are applied to bisque-fired pieces.\n",
+}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in DOCS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    db = tmp_path / "t.db"
+    with Tether(db, settings=load_settings(reader="trained")) as t:
+        t.ingest(folder, license="CC0")
+    return db
+
+
+def _ask(db: Path, question: str, **settings: object):
+    with Tether(db, settings=load_settings(reader="trained", **settings)) as t:
+        return t.ask(question, record=False)
+
+
+def test_shown_sentences_are_exact_quotes_of_their_citations(store: Path):
+    answer = _ask(store, "What maximum temperature does the K-40 kiln reach?", answer_threshold=0.001)
+    assert not answer.refused and answer.sentences
+    for sentence in answer.sentences:
+        citation = sentence.citations[0]
+        assert citation.quote == sentence.text
+        assert sentence.text in DOCS["kiln.md"] + DOCS["glaze.md"]
+
+
+def test_the_answer_gate_refuses_below_its_threshold_and_names_the_score(store: Path):
+    answer = _ask(store, "What maximum temperature does the K-40 kiln reach?", answer_threshold=0.9999)
+    assert answer.refused and answer.refusal_layer == "guard"
+    assert "answerability model's best score" in answer.refusal_reason
+    assert "below 1.00" in answer.refusal_reason or "below 0.9999" in answer.refusal_reason
+
+
+def test_threshold_from_settings_then_store_then_default(store: Path):
+    with Tether(store, settings=load_settings(reader="trained")) as t:
+        assert answer_threshold(t.settings, t.store.get_meta) == DEFAULT_THRESHOLD
+        t.store.set_meta(meta_key(), "0.42")
+        assert answer_threshold(t.settings, t.store.get_meta) == 0.42
+        pinned = load_settings(reader="trained", answer_threshold=0.7)
+        assert answer_threshold(pinned, t.store.get_meta) == 0.7
+
+
+def test_the_lexical_reader_does_not_read_with_the_models(store: Path, monkeypatch):
+    import tether.readers as readers
+
+    def refuse(*_a, **_k):
+        raise AssertionError("a model was loaded under reader = 'lexical'")
+
+    monkeypatch.setattr(readers, "answerability", refuse)
+    monkeypatch.setattr(readers, "support", refuse)
+    with Tether(store, settings=load_settings(reader="lexical")) as t:
+        assert t.judge() is None
+        t.ask("What maximum temperature does the K-40 kiln reach?", record=False)
+
+
+def test_the_default_judge_is_the_shipped_support_model(store: Path):
+    with Tether(store, settings=load_settings(reader="trained")) as t:
+        judge = t.judge()
+    assert isinstance(judge, TrainedSupportJudge)
+    verdict = judge.judge("The door must stay shut while the kiln is hot.", "The door is shut.")
+    assert verdict.checker.startswith("support-model:")
+    assert set(verdict.probabilities) == {"entailment", "neutral", "contradiction"}
+    assert abs(sum(verdict.probabilities.values()) - 1) < 1e-4
+
+
+def test_a_qualifying_next_sentence_comes_with_the_one_it_qualifies():
+    from tether.generate.reading import qualifies
+
+    assert qualifies("However, the vent may be opened at any temperature.")
+    assert qualifies("This is not recommended on shared hosts.")
+    assert not qualifies("The vent is on the left.")
