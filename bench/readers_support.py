@@ -43,7 +43,7 @@ import verifier_sets  # noqa: E402  (the loaders)
 
 from tether.config import Settings  # noqa: E402
 from tether.evaluate.verifier import normalise_label  # noqa: E402
-from tether.guard.citation import quotes_whole_sentences  # noqa: E402
+from tether.guard.citation import carries_negation, quotes_whole_sentences  # noqa: E402
 from tether.judges.base import EXACT_CHECKERS, Judgement, combine  # noqa: E402
 from tether.verify import check  # noqa: E402
 
@@ -108,7 +108,9 @@ def final(item: Item, t: float | None, variant: str = "trained") -> str:
     """The outcome the guard gives: lexical alone (t None) or with the judge at ``t``."""
     if t is None or item.skipped or item.judgement is None:
         return item.lexical
-    lift = variant == "trained" or (variant == "lift-coverage-only" and item.checker == "lexical")
+    # The product never lifts a claim carrying a negation (guard.citation.carries_negation).
+    lift = (variant == "trained" and not carries_negation(item.claim)) or (
+        variant == "lift-coverage-only" and item.checker == "lexical")
     return combine(item.lexical, relabel(item.judgement, t), accept_paraphrase=lift,
                    decided_by=item.checker)[0]
 
