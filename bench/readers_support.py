@@ -108,8 +108,11 @@ def final(item: Item, t: float | None, variant: str = "trained") -> str:
     """The outcome the guard gives: lexical alone (t None) or with the judge at ``t``."""
     if t is None or item.skipped or item.judgement is None:
         return item.lexical
-    # The product never lifts a claim carrying a negation (guard.citation.carries_negation).
-    lift = (variant == "trained" and not carries_negation(item.claim)) or (
+    # The product never lifts a pair whose claim or read window carries a negation
+    # (guard.citation.judged).
+    start, end = item.judgement.window
+    negated = carries_negation(item.claim) or carries_negation(item.premise[start:end])
+    lift = (variant == "trained" and not negated) or (
         variant == "lift-coverage-only" and item.checker == "lexical")
     return combine(item.lexical, relabel(item.judgement, t), accept_paraphrase=lift,
                    decided_by=item.checker)[0]

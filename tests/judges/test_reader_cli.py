@@ -39,7 +39,7 @@ def model(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 def _tether(tmp_path: Path, *args: str, stdin: str = REQUEST, pinned: str = "",
             model: tuple[str, str] | None = None, command: str = "verify"
             ) -> subprocess.CompletedProcess[str]:
-    lines = ["judge_ctx = 1024", "judge_threads = 1", "judge_timeout = 300.0"]
+    lines = ["judge_ctx = 1024", "judge_threads = 1", "judge_timeout = 300.0", 'reader = "lexical"']
     if pinned and model is not None:
         lines.append(f'judge_threshold = "{model[1]}={pinned}"')
     config = tmp_path / "tether.toml"

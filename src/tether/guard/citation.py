@@ -177,6 +177,9 @@ def judged(
     if verdict.checker == "verbatim" and verdict.span and quotes_whole_sentences(unit.text, verdict.span):
         return result, None  # a passage states its own whole sentences: nothing to read (ADR 0029)
     judgement = judge.judge(unit.text, text)
+    start, end = judgement.window
+    if carries_negation(text) or carries_negation(unit.text[start:end]):
+        accept_paraphrase = False  # the exact polarity check is negation's authority
     final, reason = combine(verdict.outcome, judgement, accept_paraphrase=accept_paraphrase,
                             decided_by=verdict.checker)
     if reason is None:
@@ -195,9 +198,10 @@ def judged(
 
 
 def carries_negation(text: str) -> bool:
-    """A claim with a negation word: the exact polarity check is its authority. A
-    small model reads "not" poorly (negated SNLI: 0.15 precision of its lifts), so
-    the trained reader never lifts such a claim (it may still take support away)."""
+    """Whether a claim or the window a judge read carries a negation word. The exact
+    polarity check is negation's authority: a small model reads "not" poorly
+    (negated SNLI: 0.15-0.20 precision of its lifts), so a judge never lifts such a
+    pair to supported (it may still take support away)."""
     return any(w in NEGATION_WORDS or w.endswith("n't") for w in re.findall(r"[a-z']+", text.lower()))
 
 
@@ -228,7 +232,7 @@ def judge_draft(
         result, note = judged(
             text, result, judge, mode=judge_mode,
             accept_paraphrase=settings.judge_accepts_paraphrase
-            or (getattr(judge, "accepts_paraphrase", False) and not carries_negation(text)),
+            or getattr(judge, "accepts_paraphrase", False),
         )
         verdict, shadow = result.verdict, shadow or note
     unit = result.evidence
