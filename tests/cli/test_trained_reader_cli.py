@@ -91,3 +91,19 @@ def test_calibrate_stores_the_answer_threshold(store: Path, tmp_path: Path):
 
     with Tether(store) as t:
         assert t.store.get_meta(meta_key()) is not None
+
+
+def test_verify_names_the_model_and_an_exact_check_keeps_its_contradiction(tmp_path: Path):
+    request = {"passages": [{"id": "p1", "text": "Operators must wear gloves when handling the solvent."}],
+               "sentences": ["Operators must not wear gloves when handling the solvent.",
+                             "Operators must wear gloves when handling the solvent."]}
+    run = run_tether("verify", stdin=json.dumps(request),
+                     env={**TRAINED, "TETHER_DB": str(tmp_path / "none.db")})
+    assert run.code in (0, 1), run.err
+    negated, copy = json.loads(run.out)["sentences"]
+    # The negation check is exact: whatever the model reads, the contradiction stands,
+    # and the verdict says what the model said.
+    assert negated["outcome"] == "contradicted" and negated["checker"] == "polarity"
+    assert any(r.startswith("support-model:") for r in negated["reasons"])
+    # A whole-sentence quote is not sent to the model (ADR 0029).
+    assert copy["outcome"] == "supported" and copy["checker"] == "verbatim"

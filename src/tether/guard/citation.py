@@ -172,6 +172,9 @@ def judged(
     support is not sent to it at all; with ``accept_paraphrase`` it may also lift one.
     """
     verdict, unit = result.verdict, result.evidence
+    # The trained support model was made to weigh paraphrases (ADR 0044): it lifts
+    # whatever the setting says; other judges only when judge_accepts_paraphrase is on.
+    accept_paraphrase = accept_paraphrase or getattr(judge, "accepts_paraphrase", False)
     if unit is None or (verdict.outcome != "supported" and not accept_paraphrase):
         return result, None
     if verdict.checker == "verbatim" and verdict.span and quotes_whole_sentences(unit.text, verdict.span):
@@ -231,8 +234,7 @@ def judge_draft(
     if judge is not None and judge_mode != "off":
         result, note = judged(
             text, result, judge, mode=judge_mode,
-            accept_paraphrase=settings.judge_accepts_paraphrase
-            or getattr(judge, "accepts_paraphrase", False),
+            accept_paraphrase=settings.judge_accepts_paraphrase,
         )
         verdict, shadow = result.verdict, shadow or note
     unit = result.evidence
