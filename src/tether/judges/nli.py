@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError, LimitExceeded, MissingExtra
+from ..readers.crossencoder import INPUTS, padded_batches
 from .base import LABELS, Judge, Judgement, Label
 
 __all__ = ["EncodedWindow", "OnnxNliJudge"]
 
 _MODEL, _TOKENIZER, _CONFIG = "model.onnx", "tokenizer.json", "config.json"
-_KNOWN_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 # Spellings seen in exported NLI configs; anything else (LABEL_0, yes/no) is refused
 # because guessing which output means "contradiction" would silently invert verdicts.
 _ALIASES: dict[str, Label] = {
@@ -164,18 +164,7 @@ class OnnxNliJudge(Judge):
         """Probabilities (one array per window), or an error message per window."""
         np = self._np
         out: list[Any] = [None] * len(windows)
-        # Sorting by length keeps padding, and so wasted compute, small in each batch.
-        order = sorted(range(len(windows)), key=lambda k: len(windows[k].ids))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            width = max(len(windows[k].ids) for k in chunk)
-            arrays = {name: np.zeros((len(chunk), width), dtype=np.int64) for name in _KNOWN_INPUTS}
-            arrays["input_ids"].fill(self._pad_id)
-            for row, k in enumerate(chunk):
-                n = len(windows[k].ids)
-                arrays["input_ids"][row, :n] = windows[k].ids
-                arrays["attention_mask"][row, :n] = 1
-                arrays["token_type_ids"][row, :n] = windows[k].type_ids
+        for chunk, arrays in padded_batches(windows, self.batch_size, self._pad_id, np):
             # Feed only what the model declares: onnxruntime rejects unknown inputs,
             # and RoBERTa/DeBERTa exports have no token_type_ids.
             feed = {name: arrays[name].astype(dtype) for name, dtype in self._inputs.items()}
@@ -305,10 +294,10 @@ def _load_session(
         raise InputError(f"{path}: not a loadable ONNX model: {exc}") from exc
     inputs: dict[str, str] = {}
     for spec in session.get_inputs():
-        if spec.name not in _KNOWN_INPUTS:
+        if spec.name not in INPUTS:
             raise InputError(
                 f"{path} declares input {spec.name!r}; an NLI judge can feed only "
-                f"{', '.join(_KNOWN_INPUTS)}"
+                f"{', '.join(INPUTS)}"
             )
         inputs[spec.name] = "int32" if spec.type == "tensor(int32)" else "int64"
     if "input_ids" not in inputs:

@@ -37,7 +37,7 @@ import hashlib
 import importlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -187,17 +187,7 @@ class CrossEncoder:
         """Probabilities per window: sorted by length, padded per batch."""
         np = self._np
         out: list[tuple[float, ...]] = [()] * len(windows)
-        order = sorted(range(len(windows)), key=lambda k: len(windows[k].ids))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            width = max(len(windows[k].ids) for k in chunk)
-            arrays = {name: np.zeros((len(chunk), width), dtype=np.int64) for name in INPUTS}
-            arrays["input_ids"].fill(self._pad_id)
-            for row, k in enumerate(chunk):
-                n = len(windows[k].ids)
-                arrays["input_ids"][row, :n] = windows[k].ids
-                arrays["attention_mask"][row, :n] = 1
-                arrays["token_type_ids"][row, :n] = windows[k].type_ids
+        for chunk, arrays in padded_batches(windows, self.batch_size, self._pad_id, np):
             feed = {name: arrays[name] for name in self._inputs}
             try:
                 logits = np.asarray(self._session.run(["logits"], feed)[0], dtype=np.float64)
@@ -226,6 +216,26 @@ class CrossEncoder:
                 return strongest
         k = labels.index(self.info.positive)
         return max(rows, key=lambda r: r[k])
+
+
+def padded_batches(
+    windows: Sequence[Any], batch_size: int, pad_id: int, np: Any
+) -> Iterator[tuple[list[int], dict[str, Any]]]:
+    """The windows (anything with ``ids`` and ``type_ids``) as model inputs: sorted by
+    length, so that padding (wasted compute) stays small in each batch, and padded per
+    batch. Yields (the windows' indices, the arrays by input name)."""
+    order = sorted(range(len(windows)), key=lambda k: len(windows[k].ids))
+    for start in range(0, len(order), batch_size):
+        chunk = order[start : start + batch_size]
+        width = max(len(windows[k].ids) for k in chunk)
+        arrays = {name: np.zeros((len(chunk), width), dtype=np.int64) for name in INPUTS}
+        arrays["input_ids"].fill(pad_id)
+        for row, k in enumerate(chunk):
+            n = len(windows[k].ids)
+            arrays["input_ids"][row, :n] = windows[k].ids
+            arrays["attention_mask"][row, :n] = 1
+            arrays["token_type_ids"][row, :n] = windows[k].type_ids
+        yield chunk, arrays
 
 
 def _checked(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
