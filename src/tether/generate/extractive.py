@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ..config import default_reader
 from ..records import Draft, Hit
 from ..text.focus import GENERIC, frame, is_fragment, is_usage, mentions, read_focus
 from ..text.instructions import is_instruction_like
@@ -160,9 +161,9 @@ _CLOSE = 0.5
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, *, max_sentences: int = 3, reader: str = "trained") -> None:
+    def __init__(self, *, max_sentences: int = 3, reader: str = "") -> None:
         self.max_sentences = max_sentences
-        self.reader = reader
+        self.reader = reader or default_reader()
 
     def _generate_read(self, question: str, hits: Sequence[Hit]) -> Iterator[Draft]:
         """The trained reader's choice: the sentences the answerability model reads as
