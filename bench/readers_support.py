@@ -108,14 +108,15 @@ def final(item: Item, t: float | None, variant: str = "trained") -> str:
     """The outcome the guard gives: lexical alone (t None) or with the judge at ``t``."""
     if t is None or item.skipped or item.judgement is None:
         return item.lexical
-    # The product never lifts a pair whose claim or read window carries a negation
-    # (guard.citation.judged).
+    # As guard.citation.judged: never a lift of a pair whose claim or read window carries
+    # a negation, and a lift only at P(entailment) >= t (support is confirmed from CONFIRM).
     start, end = item.judgement.window
-    negated = carries_negation(item.claim) or carries_negation(item.premise[start:end])
-    lift = (variant == "trained" and not negated) or (
+    held = (carries_negation(item.claim) or carries_negation(item.premise[start:end])
+            or item.judgement.probabilities.get("entailment", 1.0) < t)
+    lift = (variant == "trained" and not held) or (
         variant == "lift-coverage-only" and item.checker == "lexical")
-    return combine(item.lexical, relabel(item.judgement, t), accept_paraphrase=lift,
-                   decided_by=item.checker)[0]
+    return combine(item.lexical, relabel(item.judgement, min(t, _confirm())),
+                   accept_paraphrase=lift, decided_by=item.checker)[0]
 
 
 def product_outcome(claim: str, premise: str, judge) -> str:
@@ -125,6 +126,12 @@ def product_outcome(claim: str, premise: str, judge) -> str:
     if not item.skipped:
         item.judgement = judge.judge(premise, claim)
     return final(item, _accept())
+
+
+def _confirm() -> float:
+    from tether.judges.trained import CONFIRM
+
+    return CONFIRM
 
 
 def _accept() -> float:

@@ -183,6 +183,8 @@ def judged(
     start, end = judgement.window
     if carries_negation(text) or carries_negation(unit.text[start:end]):
         accept_paraphrase = False  # the exact polarity check is negation's authority
+    if judgement.probabilities.get("entailment", 1.0) < getattr(judge, "lift_at", 0.0):
+        accept_paraphrase = False  # this judge lifts only above its own, higher bar
     final, reason = combine(verdict.outcome, judgement, accept_paraphrase=accept_paraphrase,
                             decided_by=verdict.checker)
     if reason is None:

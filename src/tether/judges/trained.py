@@ -8,9 +8,12 @@ the claim, and reads the claim against a few short windows around them.
 
 Aggregation rule: the window with the highest P(entailment) speaks, unless some
 window's P(contradiction) is higher than every window's P(entailment); then that one.
-Its label is ``entailment`` only at P(entailment) >= ``ACCEPT`` (chosen on held-out
-pairs for precision, see MODEL_CARD.md), ``contradiction`` when P(contradiction) is the
-largest of the three, else ``neutral``.
+Its label is ``entailment`` at P(entailment) >= ``CONFIRM``, ``contradiction`` when
+P(contradiction) is the largest of the three, else ``neutral``. Two bars, because the
+two moves differ in risk: a lexically supported sentence keeps its support when the
+model reads it as more likely stated than not (``CONFIRM``), while a sentence the word
+test refused is lifted only at ``ACCEPT`` (``lift_at``; both chosen on held-out pairs
+for precision, MODEL_CARD.md).
 
 The exact checks stay in front (``judges.base.combine``): a lexical ``contradicted``
 (a figure, a negation, a name) is never overturned by this judge.
@@ -26,10 +29,11 @@ from ..text.sentences import sentence_spans
 from ..text.terms import stems
 from .base import Judge, Judgement, Label
 
-__all__ = ["ACCEPT", "TrainedSupportJudge"]
+__all__ = ["ACCEPT", "CONFIRM", "TrainedSupportJudge"]
 
-# P(entailment) at which the model's word is "entailment" (MODEL_CARD.md: precision of
-# supported on the held-out split at this threshold).
+# P(entailment) from which the model's word is "entailment": it confirms lexical support.
+CONFIRM = 0.5
+# P(entailment) a paraphrase the word test refused needs to be lifted to supported.
 ACCEPT = 0.9
 # Passage sentences read around: the best aligned ones, each with the sentence before.
 _ALIGNED = 2
@@ -57,6 +61,7 @@ class TrainedSupportJudge(Judge):
     # The trained reader may lift a lexically unsupported paraphrase (combine's
     # accept_paraphrase): that is what it was trained for; exact checks still refuse.
     accepts_paraphrase = True
+    lift_at = ACCEPT
 
     def __init__(self) -> None:
         self.model = readers.support()
@@ -85,7 +90,7 @@ class TrainedSupportJudge(Judge):
             span, probs = against
         named = dict(zip(labels, probs))
         label: Label = "neutral"
-        if probs[ent] >= ACCEPT:
+        if probs[ent] >= CONFIRM:
             label = "entailment"
         elif probs[contra] == max(probs):
             label = "contradiction"
