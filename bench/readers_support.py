@@ -289,11 +289,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name}: {len(items)} pairs, {sum(it.entailed for it in items)} entailed, {timing[name][2]} judged in {judge_s:.1f} s "
               f"({time.perf_counter() - t:.1f} s in all)", flush=True)
 
-    # The product threshold must give the judge's own labels.
+    # The product's confirming bar must give the judge's own labels.
     for items in sets.values():
         for it in items:
             if it.judgement is not None and it.judgement.ok:
-                assert relabel(it.judgement, accept).label == it.judgement.label
+                assert relabel(it.judgement, _confirm()).label == it.judgement.label
 
     rows = []  # (set, group)
     for name, items in sets.items():
