@@ -17,14 +17,15 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import readers
-from ..readers.windows import answer_window
+from ..readers.windows import answer_window, title_path
 from ..records import Hit
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 
-__all__ = ["QUALIFIES", "Read", "qualifies", "read_sentences", "title_of"]
+__all__ = ["QUALIFIES", "Read", "qualifies", "read_sentences"]
 
 # A sentence that qualifies the one before it: it refers back ("This is not
 # recommended", "It is deprecated") or limits it ("However, …", "Note that …",
@@ -54,9 +55,13 @@ class Read:
     score: float  # P(it states the answer)
 
 
-def title_of(hit: Hit) -> str:
-    """What a sentence stands under: its document's title and the passage's headings."""
-    return " / ".join(p for p in (hit.document.title, *hit.passage.heading) if p.strip())
+class _Candidate(NamedTuple):
+    cheap: float  # the word-overlap pre-rank
+    hit: Hit
+    start: int
+    end: int
+    previous: str
+    following: str
 
 
 def read_sentences(
@@ -68,12 +73,11 @@ def read_sentences(
     fragments or instructions); ``limit`` bounds how many the model reads.
     """
     wanted = stems(question)
-    found: list[tuple[float, Hit, int, int, str, str, str]] = []
+    found: list[_Candidate] = []
     for hit in hits:
         text = hit.passage.text
         spans = sentence_spans(text)
-        title = title_of(hit)
-        near = stems(title)
+        near = stems(title_path(hit.document.title, hit.passage.heading))
         for i, span in enumerate(spans):
             sentence = text[span.start : span.end]
             if not keep(sentence):
@@ -84,14 +88,14 @@ def read_sentences(
             # Pre-ranking only: a shared stem counts, one from the heading half; a gentle
             # decay by retrieval rank breaks ties toward what retrieval found first.
             cheap = (len(wanted & own) + 0.5 * len(wanted & (near - own))) / math.sqrt(1 + hit.rank)
-            found.append((cheap, hit, span.start, span.end, previous, following, title))
-    found.sort(key=lambda f: -f[0])
-    found = found[:limit]
+            found.append(_Candidate(cheap, hit, span.start, span.end, previous, following))
+    found = sorted(found, key=lambda c: -c.cheap)[:limit]
     if not found:
         return []
-    texts = [f[1].passage.text[f[2]:f[3]] for f in found]
-    windows = [answer_window(t, f[6], f[4], f[5]) for t, f in zip(texts, found)]
+    texts = [c.hit.passage.text[c.start:c.end] for c in found]
+    windows = [answer_window(t, title_path(c.hit.document.title, c.hit.passage.heading),
+                             c.previous, c.following) for t, c in zip(texts, found)]
     scores = readers.answerability().prob([(question, w) for w in windows], "yes")
-    out = [Read(t, f[1], f[2], f[3], f[5], s) for t, f, s in zip(texts, found, scores)]
+    out = [Read(t, c.hit, c.start, c.end, c.following, s) for t, c, s in zip(texts, found, scores)]
     # Ties (the same sentence in two documents) keep retrieval's order.
     return sorted(out, key=lambda r: -r.score)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from .. import readers
 from ..config import Settings
-from ..readers.windows import answer_window
+from ..readers.windows import answer_window, title_path
 from ..records import AnswerSentence, Hit
 from ..text.sentences import sentence_spans
 
@@ -51,9 +51,8 @@ def _window(sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> str:
     spans = sentence_spans(text)
     before = [s for s in spans if s.end <= start]
     after = [s for s in spans if s.start >= end]
-    title = " / ".join(p for p in (hit.document.title, *hit.passage.heading) if p.strip())
     return answer_window(
-        sentence.text, title,
+        sentence.text, title_path(hit.document.title, hit.passage.heading),
         text[before[-1].start:before[-1].end] if before else "",
         text[after[0].start:after[0].end] if after else "",
     )

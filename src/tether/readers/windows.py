@@ -6,7 +6,7 @@ inputs here: ``train/build_data.py`` and the product call the same functions.
 
 from __future__ import annotations
 
-__all__ = ["answer_window", "support_premise"]
+__all__ = ["answer_window", "support_premise", "title_path"]
 
 # The tokenizer reads "[SEP]" as its separator token: the target sentence comes first
 # (a window longer than the model's limit loses context, never the sentence), then
@@ -16,6 +16,11 @@ _SEPARATOR = " [SEP] "
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
+
+
+def title_path(title: str, heading: tuple[str, ...] = ()) -> str:
+    """What a sentence stands under: its document's title, then its passage's headings."""
+    return " / ".join(p for p in (title, *heading) if p.strip())
 
 
 def answer_window(sentence: str, title: str, previous: str, following: str) -> str:
