@@ -176,23 +176,25 @@ def withhold(run: Run, grounds: Grounds, sentence: AnswerSentence) -> list[Answe
     """
     if not run.answered:
         run.withheld.append(sentence)
-        if run.reading is not None:  # the trained reader: the model says what answers
-            score = answer_scores(run.question, [sentence], grounds.by_id)[0]
-            run.reading.append(score)
-            if grounds.hold or score < run.reading_threshold:
-                return []
-            run.answered = True
-            ready, run.withheld = run.withheld, []
-            return ready
-        _, context, section, _ = _answering(sentence, grounds.by_id)
-        if grounds.hold or sentence_answers(
-            run.question, sentence.text, context, section=section, passages=grounds.texts,
-            anchor_terms=grounds.asked,
-        ) is not None:
+        if grounds.hold or not _answers(run, grounds, sentence):
             return []
         run.answered = True
     ready, run.withheld = run.withheld or [sentence], []
     return ready
+
+
+def _answers(run: Run, grounds: Grounds, sentence: AnswerSentence) -> bool:
+    """Whether this verified sentence answers: the answerability model's reading with
+    the trained reader (the score is kept for the answer check), the rules without."""
+    if run.reading is not None:
+        score = answer_scores(run.question, [sentence], grounds.by_id)[0]
+        run.reading.append(score)
+        return score >= run.reading_threshold
+    _, context, section, _ = _answering(sentence, grounds.by_id)
+    return sentence_answers(
+        run.question, sentence.text, context, section=section, passages=grounds.texts,
+        anchor_terms=grounds.asked,
+    ) is None
 
 
 def answer_check(run: Run, grounds: Grounds) -> str | None:
