@@ -21,6 +21,7 @@ from ..errors import (
     InputError,
     LimitExceeded,
     MissingExtra,
+    ModelFileError,
     NotFound,
     ProviderError,
     StoreError,
@@ -81,6 +82,9 @@ _STATUS: tuple[tuple[type[TetherError], int, str], ...] = (
     (NotFound, 404, "not-found"),
     (AccessDenied, 404, "not-found"),
     (StoreError, 503, "store-error"),
+    # A shipped reading model's file is missing or altered: the installation is broken,
+    # not the request; the detail names the file and how to rebuild it.
+    (ModelFileError, 503, "model-file-error"),
     (ProviderError, 502, "provider-error"),
     (MissingExtra, 501, "missing-extra"),
     (NotAvailable, 501, "not-implemented"),
