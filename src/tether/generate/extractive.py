@@ -11,7 +11,7 @@ that later gates its output (DESIGN.md: the guard and the generators are indepen
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..config import default_reader
@@ -151,6 +151,12 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
     return out
 
 
+def _repeats(own: frozenset[str], chosen: Iterable[frozenset[str]]) -> bool:
+    """Whether a sentence nearly repeats one already chosen (the same fact in two
+    documents): that adds length, not content."""
+    return any(len(own & c) / max(1, len(own | c)) > 0.6 for c in chosen)
+
+
 # The trained reader (ADR 0044): sentences the answerability model reads, and how
 # close to the best a further sentence must score to be proposed beside it.
 _READ_LIMIT = 32
@@ -177,10 +183,7 @@ class ExtractiveGenerator:
             if len(chosen) >= self.max_sentences or read.score < max(_PROPOSE_FLOOR,
                                                                      _CLOSE * best.score):
                 break
-            own = frozenset(stems(read.text))
-            # Near-repeats (the same fact in two documents) add length, not content.
-            if any(len(own & s) / max(1, len(own | s)) > 0.6
-                   for s in (frozenset(stems(c.text)) for c in chosen)):
+            if _repeats(frozenset(stems(read.text)), (frozenset(stems(c.text)) for c in chosen)):
                 continue
             chosen.append(read)
         items = list_items(best.hit.passage.text, best.end) if wants_list(question) else []
@@ -247,10 +250,7 @@ class ExtractiveGenerator:
             # A sentence without the question's names answers a neighbouring question.
             if best.named and not cand.named:
                 continue
-            # Near-repeats (the same fact in two documents) add length, not content.
-            if any(
-                len(cand.stems & c.stems) / max(1, len(cand.stems | c.stems)) > 0.6 for c in chosen
-            ):
+            if _repeats(cand.stems, (c.stems for c in chosen)):
                 continue
             chosen.append(cand)
         # "What are the rules?" over "Keep these rules in mind:" and its list: the
