@@ -54,9 +54,12 @@ def test_trace_json_has_the_stored_keys_in_order_and_optional_ones_only_when_set
         ignored_markers=(IgnoredMarkers("A.", (7,)),),
         generator_failure="",
         generator_model="m",
+        answerability=(0.25, 0.9),
     ).to_json()
     assert list(full) == ["retrieved", "shadow", "probe", "withheld", "answer_judge",
-                          "ignored_markers", "generator_failure", "generator_model"]
+                          "ignored_markers", "generator_failure", "generator_model",
+                          "answerability"]
+    assert full["answerability"] == [0.25, 0.9]
     assert full["answer_judge"] == {"checker": "llm:x", "label": "neutral", "error": None}
     assert full["ignored_markers"] == [{"sentence": "A.", "markers": [7]}]
     assert full["shadow"] == [note] and full["generator_failure"] == ""

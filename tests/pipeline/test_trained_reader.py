@@ -45,6 +45,8 @@ def _ask(db: Path, question: str, **settings: object):
 def test_shown_sentences_are_exact_quotes_of_their_citations(store: Path):
     answer = _ask(store, "What maximum temperature does the K-40 kiln reach?", answer_threshold=0.001)
     assert not answer.refused and answer.sentences
+    # The answer gate read every verified sentence, and its scores are in the trace.
+    assert len(answer.trace["answerability"]) == len(answer.sentences)
     for sentence in answer.sentences:
         citation = sentence.citations[0]
         assert citation.quote == sentence.text

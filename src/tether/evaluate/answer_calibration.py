@@ -1,9 +1,9 @@
 """The trained reader's answer threshold, calibrated on a store from labelled questions.
 
-Each labelled question is answered with the abstain gate off; the answerability model
-then reads the verified sentences as the answer gate would (``guard.answerable``), and
-the best score of each answer is one point of its distribution (an answer with no
-verified sentence scores 0). The threshold that best separates answerable from
+Each labelled question is answered with the abstain gate in shadow, so that nothing is
+refused and the answer gate (``guard.answerable``) still reads the verified sentences;
+the best of its scores, from the answer's trace, is one point of the distribution (an
+answer with no verified sentence scores 0). The threshold that best separates answerable from
 unanswerable questions (``retrieve.calibrate.choose_threshold``: Youden's J, never
 refusing more than ``max_false_refusal`` of the answerable ones) is stored under the
 model's hash, so a rebuilt model is calibrated anew.
@@ -15,10 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..facade import Tether
-from ..guard.answerable import answer_scores, meta_key
+from ..guard.answerable import meta_key
 from ..retrieve.calibrate import choose_threshold
-from ..retrieve.focused import refine
-from ..retrieve.search import retrieve
 
 __all__ = ["AnswerCalibration", "calibrate_answers", "save_answer_calibration"]
 
@@ -40,14 +38,10 @@ class AnswerCalibration:
 
 
 def _best_score(tether: Tether, question: str, principals: Sequence[str] | None) -> float:
-    answer = tether.ask(question, principals=principals, modes="abstain=off", record=False)
-    if not answer.sentences:
-        return 0.0
-    k = tether.settings.top_k
-    hits = refine(tether.store, question, retrieve(tether.store, question, k=2 * k,
-                                                   principals=principals), k=k,
-                  principals=principals)
-    return max(answer_scores(question, answer.sentences, {h.passage.passage_id: h for h in hits}))
+    # In shadow the gates decide without refusing, and the answer gate's scores of the
+    # verified sentences are in the trace (an answer with none scores 0).
+    answer = tether.ask(question, principals=principals, modes="abstain=shadow", record=False)
+    return max(answer.trace.get("answerability", ()), default=0.0)
 
 
 def calibrate_answers(

@@ -260,6 +260,7 @@ def finish(run: Run) -> Answer:
         ignored_markers=tuple(run.ignored_markers),
         generator_failure=run.generator_failure,
         generator_model=model if isinstance(model, str) else None,
+        answerability=tuple(round(score, 4) for score in run.reading or ()),
     )
     return Answer(
         question=run.question,

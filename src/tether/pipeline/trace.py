@@ -69,6 +69,9 @@ class Trace:
     ignored_markers: tuple[IgnoredMarkers, ...] = ()
     generator_failure: str | None = None
     generator_model: str | None = None
+    # The answerability model's scores of the verified sentences, in their order, when
+    # the trained reader's answer gate read them (reader = "trained", abstain not off).
+    answerability: tuple[float, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -85,4 +88,6 @@ class Trace:
             out["generator_failure"] = self.generator_failure
         if self.generator_model is not None:
             out["generator_model"] = self.generator_model
+        if self.answerability:
+            out["answerability"] = list(self.answerability)
         return out
