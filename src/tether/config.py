@@ -18,7 +18,15 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["Settings", "batch_collector", "default_db_location", "default_db_path", "load_settings"]
+__all__ = ["Settings", "batch_collector", "default_db_location", "default_db_path", "default_reader",
+           "load_settings"]
+
+
+def default_reader() -> str:
+    """The reader a Settings() gets when none is named: $TETHER_READER, else "trained".
+    Read at construction (not only by ``load_settings``) so that a test suite, or a
+    process, pinned to the lexical rules gets them however its settings are made."""
+    return os.environ.get("TETHER_READER") or "trained"
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +186,7 @@ class Settings:
     # decide which sentence answers, whether anything does, and (behind the exact
     # checks: figures, negation, names, quotes) what a passage states; "lexical", the
     # hand-written rules alone, kept for comparison.
-    reader: str = dataclasses.field(default_factory=lambda: default_reader())
+    reader: str = dataclasses.field(default_factory=default_reader)
     # The answerability score one verified sentence must reach for the answer to stand
     # (reader = "trained"); 0 = the store's calibration (`tether calibrate`), else the
     # default of guard.answerable.
@@ -224,13 +232,6 @@ class Settings:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 READERS = ("trained", "lexical")
-
-
-def default_reader() -> str:
-    """The reader a Settings() gets when none is named: $TETHER_READER, else "trained".
-    Read at construction (not only by ``load_settings``) so that a test suite, or a
-    process, pinned to the lexical rules gets them however its settings are made."""
-    return os.environ.get("TETHER_READER") or "trained"
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
            "html_full_extract_max_bytes", "ingest_worker_max_files",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
