@@ -78,13 +78,15 @@ def read_sentences(
         text = hit.passage.text
         spans = sentence_spans(text)
         near = stems(title_path(hit.document.title, hit.passage.heading))
+        prior: set[str] = set()  # the stems of the sentence before (each sentence's read once)
         for i, span in enumerate(spans):
             sentence = text[span.start : span.end]
+            mine = stems(sentence)
+            own, prior = mine | prior, mine
             if not keep(sentence):
                 continue
             previous = text[spans[i - 1].start : spans[i - 1].end] if i else ""
             following = text[spans[i + 1].start : spans[i + 1].end] if i + 1 < len(spans) else ""
-            own = stems(sentence) | stems(previous)
             # Pre-ranking only: a shared stem counts, one from the heading half; a gentle
             # decay by retrieval rank breaks ties toward what retrieval found first.
             cheap = (len(wanted & own) + 0.5 * len(wanted & (near - own))) / math.sqrt(1 + hit.rank)
