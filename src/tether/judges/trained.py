@@ -6,9 +6,9 @@ a small model reads poorly (the trial in issue 31: passage-level AUC ~0.5). So t
 judge first aligns: it picks the passage sentences sharing the most content words with
 the claim, and reads the claim against a few short windows around them.
 
-Aggregation rule: the window with the highest P(entailment) speaks, unless some
-window's P(contradiction) is higher than every window's P(entailment); then that one.
-Its label is ``entailment`` at P(entailment) >= ``CONFIRM``, ``contradiction`` when
+Aggregation rule, the reader's own (``readers.crossencoder.speaking_window``): the
+window with the highest P(entailment) speaks, unless some window's P(contradiction) is
+higher than every window's P(entailment); then that one. Its label is ``entailment`` at P(entailment) >= ``CONFIRM``, ``contradiction`` when
 P(contradiction) is the largest of the three, else ``neutral``. Two bars, because the
 two moves differ in risk: a lexically supported sentence keeps its support when the
 model reads it as more likely stated than not (``CONFIRM``), while a sentence the word
@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import readers
+from ..readers.crossencoder import speaking_window
 from ..readers.windows import support_premise
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
@@ -84,10 +85,8 @@ class TrainedSupportJudge(Judge):
     def _decide(self, scored: list[tuple[tuple[int, int], tuple[float, ...]]]) -> Judgement:
         labels = self.model.info.labels
         ent, contra = labels.index("entailment"), labels.index("contradiction")
-        span, probs = max(scored, key=lambda sp: sp[1][ent])
-        against = max(scored, key=lambda sp: sp[1][contra])
-        if against[1][contra] > probs[ent]:
-            span, probs = against
+        # The aligned windows are aggregated as the reader aggregates a long pair's.
+        span, probs = scored[speaking_window([p for _, p in scored], self.model.info)]
         named = dict(zip(labels, probs))
         label: Label = "neutral"
         if probs[ent] >= CONFIRM:

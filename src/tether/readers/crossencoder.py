@@ -45,7 +45,7 @@ from typing import Any, Literal
 from ..errors import ConfigError, InputError, ModelFileError
 from ..workers import default_workers
 
-__all__ = ["CrossEncoder", "ReaderInfo", "Window"]
+__all__ = ["CrossEncoder", "ReaderInfo", "Window", "padded_batches", "speaking_window"]
 
 MODEL, TOKENIZER, READER = "model.onnx", "tokenizer.json", "reader.json"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -206,16 +206,21 @@ class CrossEncoder:
 
     def _aggregate(self, rows: list[tuple[float, ...]]) -> tuple[float, ...]:
         """One pair's probabilities from its windows (the module's aggregation rule)."""
-        if len(rows) == 1:
-            return rows[0]
-        labels = self.info.labels
-        if "entailment" in labels and "contradiction" in labels:
-            e, c = labels.index("entailment"), labels.index("contradiction")
-            strongest = max(rows, key=lambda r: r[c])
-            if strongest[c] > max(r[e] for r in rows):
-                return strongest
-        k = labels.index(self.info.positive)
-        return max(rows, key=lambda r: r[k])
+        return rows[speaking_window(rows, self.info)]
+
+
+def speaking_window(rows: Sequence[tuple[float, ...]], info: ReaderInfo) -> int:
+    """Which of one pair's windows speaks for it (the module's aggregation rule): the
+    one most likely positive, unless, for support, some window's contradiction exceeds
+    every window's entailment; then the most contradicting one."""
+    labels = info.labels
+    if "entailment" in labels and "contradiction" in labels:
+        e, c = labels.index("entailment"), labels.index("contradiction")
+        against = max(range(len(rows)), key=lambda i: rows[i][c])
+        if rows[against][c] > max(r[e] for r in rows):
+            return against
+    k = labels.index(info.positive)
+    return max(range(len(rows)), key=lambda i: rows[i][k])
 
 
 def padded_batches(
