@@ -29,8 +29,9 @@ _ABBREVIATIONS = frozenset(
 # whitespace, at CJK full stops, at a "word.Next" join left by careless concatenation
 # (common in scraped snippets), at a blank line, or before a line that starts a list
 # item or heading. Any other line break ends one unless it is a hard wrap inside a
-# paragraph (``_wraps``, ``_wrapped``), which reads as a space. A stop run is tried only from its first character and never given
-# back (possessive), so a run of 100,000 dots costs one pass, not one pass per dot.
+# paragraph (``_wraps``, ``_wrapped``), which reads as a space. A stop run is tried
+# only from its first character and never given back (possessive), so a run of 100,000
+# dots costs one pass, not one pass per dot.
 _BOUNDARY = re.compile(
     r"""(?P<stop>(?<![.!?])[.!?]++["'”’»)\]]*+)(?=\s)   # terminal punctuation before whitespace
       | (?P<cjk>[\u3002\uff01\uff1f]++)      # CJK full stops: no space follows them
