@@ -28,11 +28,23 @@ def test_demo_keeps_its_store_in_the_sqlite_file_given(tmp_path, capsys, monkeyp
     code, out, err = run(capsys, "demo", "--db", str(db), QUESTION)
     assert code == 0, err
     _demo_answers(out, str(db))
+    assert f"tether ask --db {db} '{QUESTION}'" in out  # the next step asks the kept store
     store = open_store(db, create=False)
     try:
         assert store.counts()["documents"] > 0
     finally:
         store.close()
+
+
+def test_demo_without_a_store_says_it_is_temporary_and_how_to_keep_one(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "demo", QUESTION)
+    assert code == 0, err
+    _demo_answers(out, "a temporary folder, removed when the demo ends")
+    steps = out[out.index("Next:"):].splitlines()[1:]
+    assert [line.split()[:2] for line in steps] == [["tether", "demo"], ["tether", "ingest"], ["pip", "install"]]
+    assert "--db demo.db" in steps[0] and "tether serve" in steps[2]
+    assert list(tmp_path.iterdir()) == []  # nothing left behind
 
 
 def test_demo_on_a_postgres_url_uses_that_server_not_a_file(pg_url, tmp_path, capsys, monkeypatch):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import tempfile
 from importlib.resources import files
 from pathlib import Path
@@ -49,9 +50,24 @@ def demo(db: str | None, questions: tuple[str, ...]) -> None:
         location: str | Path = db if db and is_postgres_url(db) else Path(db or Path(tmp) / "demo.db")
         with build_demo_store(location) as tether:
             counts = tether.store.counts()
+            where = tether.store.location if db else "a temporary folder, removed when the demo ends"
             click.echo(f"Demo store: {counts['documents']} documents, {counts['passages']} passages"
-                       f" ({tether.store.location})\n")
+                       f" ({where})\n")
             for question in asked:
                 click.echo(click.style(f"Q: {question}", bold=True))
                 click.echo(answer_text(tether.ask(question)))
                 click.echo()
+            click.echo(next_steps(tether.store.location if db else None, asked[0]))
+
+
+def next_steps(db: str | None, question: str) -> str:
+    """What a user wants after the demo: its store again, their own folder, the web reader.
+    ``db`` is the kept store as it names itself (a URL's password masked), or None."""
+    first = (f"tether ask --db {shlex.quote(db)} {shlex.quote(question)}"
+             if db else "tether demo --db demo.db    # keep the demo store")
+    return "\n".join([
+        click.style("Next:", bold=True),
+        f"  {first}",
+        "  tether ingest ./my-docs --db my.db && tether ask --db my.db \"your question\"",
+        "  pip install '.[serve]' && tether serve --db my.db    # the web reader on http://127.0.0.1:8000/",
+    ])
