@@ -45,3 +45,11 @@ def test_verbose_shows_the_pdf_readers_warnings_on_their_own_lines(broken: Path,
     assert f"warning: {broken / 'truncated.pdf'}: PDF reader: EOF marker not found" in lines
     assert all(line.startswith(("failed: ", "warning: ")) for line in lines)
 
+
+
+def test_a_mistyped_command_is_answered_with_the_nearest_one() -> None:
+    run = run_tether("aks", "What is it?")
+    assert run.code == 2
+    assert run.err.strip() == "error: No such command 'aks'. Did you mean 'ask'? (see 'tether --help')"
+    far = run_tether("zzzzqq")
+    assert far.code == 2 and "Did you mean" not in far.err and far.err.count("\n") == 1

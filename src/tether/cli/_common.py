@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import logging
 import select
@@ -46,6 +47,17 @@ class _CommandsOnDemand(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *COMMAND_MODULES})
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            # A typo ("tether aks") is answered with the nearest commands' names.
+            near = difflib.get_close_matches(args[0], self.list_commands(ctx), n=2,
+                                             cutoff=0.6) if args else []
+            if near and exc.message.startswith("No such command"):
+                exc.message += f" Did you mean {' or '.join(repr(n) for n in near)}?"
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
