@@ -205,7 +205,7 @@ def require(obj: dict[str, Any], key: str, kind: type, *, where: str) -> Any:
 
 def open_input(path: str) -> IO[str]:
     if path == "-":
-        return click.get_text_stream("stdin")
+        return sys.stdin  # text as Python decodes it (click.get_text_stream is going in Click 9)
     try:
         return Path(path).open(encoding="utf-8")
     except OSError as exc:

@@ -90,7 +90,7 @@ def verify(
     settings = command_settings(ctx, judge=judge)
     modes = parse_modes(mode)
     workers = settings.verify_workers or default_workers()
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin
     if jsonl:
         requests = []
         for number, obj in read_json_lines(stdin):
