@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -205,3 +206,17 @@ def test_error_reported_inside_the_stream(provider: str, hits: list[Hit]) -> Non
     assert [d.text for d in drafts] == ["Alpha weighs 5 kg."]
     assert failure is not None and "reported an error mid-stream" in str(failure)
     assert ("Overloaded" if provider == "anthropic" else "processing your request") in str(failure)
+
+
+def test_a_server_that_is_not_there_is_named_as_unreachable_not_as_a_lost_connection(
+        provider: str, hits: list[Hit]) -> None:
+    with socket.socket() as sock:  # a loopback port that was free a moment ago: nobody listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    cls = OpenAIGenerator if provider == "openai" else AnthropicGenerator
+    gen = cls(model="any", base_url=f"http://127.0.0.1:{port}" + ("/v1" if provider == "openai" else ""),
+              timeout=5.0, max_retries=0)
+    drafts, failure = run(gen, hits)
+    assert drafts == [] and isinstance(failure, ProviderError)
+    assert str(failure).startswith(f"cannot connect to {provider} at http://127.0.0.1:{port}"), str(failure)
+    assert "check --base-url" in str(failure) and "lost the connection" not in str(failure)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import socket
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -129,6 +130,21 @@ def _body_message(exc: BaseException) -> str:
     return str(getattr(exc, "message", "") or exc)
 
 
+def _never_connected(exc: BaseException) -> bool:
+    """Whether the transport failed before a connection was made (refused, no route, the
+    name does not resolve), as opposed to one lost mid-request. The SDKs wrap httpx's
+    ``ConnectError``, which wraps the socket's ``OSError``."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # a bounded walk down the chain of causes
+        if seen is None:
+            return False
+        if type(seen).__name__ == "ConnectError" or isinstance(
+                seen, (ConnectionRefusedError, socket.gaierror)):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def translate_error(exc: BaseException, sdk: Any, config: ProviderConfig) -> TetherError:
     """An SDK or transport exception as a ``ConfigError`` (fix a setting) or ``ProviderError``."""
     who = f"{config.provider} at {config.where}"
@@ -161,6 +177,9 @@ def translate_error(exc: BaseException, sdk: Any, config: ProviderConfig) -> Tet
     if isinstance(exc, sdk.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
         detail = f": {cause}" if cause else ""
+        if _never_connected(exc):
+            return ProviderError(f"cannot connect to {who}{detail}",
+                                 hint="is the server running? check --base-url")
         return ProviderError(f"lost the connection to {who}{detail}")
     if type(exc).__module__.split(".")[0] in ("httpx", "httpx2", "httpcore", "httpcore2"):
         # Some SDKs let transport errors raised mid-stream through untranslated.
