@@ -19,10 +19,11 @@ pattern or a colour space we cannot read counts as visible), fill and stroke alp
 scaling (``Tz``) and rise (``Ts``). Marked content (``BDC``/``BMC``…``EMC``) and form
 XObjects are followed for their ``/OC`` membership (``pdflayers``), with the resources
 of the form they are in; a form's ``/Matrix`` and the matrix it is drawn with place
-its text on the page. The background under a text origin is the colour of the last
-filled rectangle or path drawn under it (``re``/``m``/``l``/``c`` then ``f``/``B``...),
-an image (``Do`` of an image counts as "not a plain colour": text over it is kept),
-else white. Not tracked (kept as visible): clipping paths (a form's ``/BBox`` too),
+its text on the page. The background under a piece of text is the colour of the last
+filled rectangle or path drawn under its origin and the point half an em above it
+(``re``/``m``/``l``/``c`` then ``f``/``B``...; a fill smaller than the text is a mark,
+not a ground; one under only one of the points, or an image, counts as "not a plain
+colour": text on it is kept), else white. Not tracked (kept as visible): clipping paths (a form's ``/BBox`` too),
 soft masks and blend modes, text covered by a later fill. Each operator costs a
 constant (at most ``_MAX_FILLS`` fills are compared), so the tracker adds a bounded
 factor to the extraction pypdf does anyway. It also counts the tokens it is handed
@@ -36,7 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .pdflayers import Layers, resolved
 
@@ -135,13 +136,24 @@ def _length(matrix: Sequence[float], x: float, y: float) -> float:
     return math.hypot(matrix[0] * x + matrix[2] * y, matrix[1] * x + matrix[3] * y)
 
 
+class _Geometry(NamedTuple):
+    """Where a piece of text is on the page (points)."""
+
+    x: float  # origin, with the text rise
+    y: float
+    size: float  # em height
+    em: float  # em width (horizontal scaling included)
+    mid_x: float  # half an em above the origin, in the text's own up direction
+    mid_y: float
+
+
 @dataclass(frozen=True, slots=True)
 class _Placed:
     """One text-showing operator as a reader would meet it."""
 
     state: _State
     layer_off: bool
-    at: tuple[float, float, float, float] | None  # origin x, y, em height, em width; None: unknown
+    at: _Geometry | None  # None: a matrix we cannot read
     length: int  # characters shown
 
 
@@ -306,11 +318,17 @@ class Visibility:
         if len(self.fills) > _MAX_FILLS:
             del self.fills[0]
 
-    def background(self, x: float, y: float) -> Colour:
-        """The colour under the point (x, y) of the page: the last fill there, else white."""
+    def background(self, at: _Geometry) -> Colour:
+        """The colour under a piece of text: the last fill drawn under both its origin and
+        the point half an em above it, else white. A fill smaller than the text's em (an
+        arrowhead or a bullet touching a label) is a mark, not its ground; a larger one
+        under only one of the points is a mixed ground (``None``: it may be seen)."""
         for (x0, y0, x1, y1), colour in reversed(self.fills):
-            if x0 <= x <= x1 and y0 <= y <= y1:
-                return colour
+            under_origin = x0 <= at.x <= x1 and y0 <= at.y <= y1
+            under_middle = x0 <= at.mid_x <= x1 and y0 <= at.mid_y <= y1
+            if not (under_origin or under_middle) or max(x1 - x0, y1 - y0) < at.size:
+                continue
+            return colour if under_origin and under_middle else None
         return _WHITE
 
     def _show(self, op: bytes, operands: list[Any], cm: Sequence[float],
@@ -325,18 +343,18 @@ class Visibility:
             self.dropped_text.append(_text_of(op, operands))
         _blank(op, operands)
 
-    def _place(self, cm: Sequence[float], tm: Sequence[float]
-               ) -> tuple[float, float, float, float] | None:
-        """Origin (with the rise), em height and em width of the text, on the page."""
+    def _place(self, cm: Sequence[float], tm: Sequence[float]) -> _Geometry | None:
         s = self.state
         try:
             a, b, c, d, e, f = (float(v) for v in tm[:6])
             x, y = _apply(cm, c * s.rise + e, d * s.rise + f)
+            mid = s.rise + s.size / 2
+            mid_x, mid_y = _apply(cm, c * mid + e, d * mid + f)
             size = _length(cm, s.size * c, s.size * d)
             em = _length(cm, s.size * s.scale * a, s.size * s.scale * b)
         except (TypeError, ValueError, IndexError, OverflowError):
             return None
-        return x, y, size, em
+        return _Geometry(x, y, size, em, mid_x, mid_y)
 
 
 def _resource(resources: Any, category: str, name: Any) -> Any:
@@ -380,15 +398,15 @@ def _transparent(seen: Visibility, p: _Placed) -> bool:
 
 def _tiny(seen: Visibility, p: _Placed) -> bool:
     """Its em is under the readable minimum: in height, or squeezed flat (``Tz``)."""
-    return p.at is not None and seen.min_size > 0 and min(p.at[2], p.at[3]) < seen.min_size
+    return p.at is not None and seen.min_size > 0 and min(p.at.size, p.at.em) < seen.min_size
 
 
 def _outside(seen: Visibility, p: _Placed) -> bool:
     """Its origin is off the crop box, or its whole (estimated) advance is left of it."""
     if p.at is None:
         return False
-    x, y, size, em = p.at
-    width = 0.6 * em * p.length  # a rough advance: the origin is all we know exactly
+    x, y, size = p.at.x, p.at.y, p.at.size
+    width = 0.6 * p.at.em * p.length  # a rough advance: the origin is all we know exactly
     x0, y0, x1, y1 = seen.box
     return x > x1 or y > y1 + size or y < y0 - size or x + width < x0
 
@@ -397,9 +415,9 @@ def _on_its_background(seen: Visibility, p: _Placed) -> bool:
     """Every colour it paints, blended by its alpha, is the colour under its origin."""
     if p.at is None:
         return False
-    under = seen.background(p.at[0], p.at[1])
+    under = seen.background(p.at)
     if under is None:
-        return False  # over an image: whatever its colour, it may be seen
+        return False  # over an image or a mixed ground: whatever its colour, it may be seen
     return all(c is not None and _same(_blend(c, alpha, under), under)
                for c, alpha in _paints(p.state))
 
