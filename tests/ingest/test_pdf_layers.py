@@ -281,6 +281,26 @@ def test_a_malformed_layer_configuration_never_breaks_extraction(catalog):
     assert VISIBLE in out.text and AFTER in out.text
 
 
+@pytest.mark.parametrize("old, new", [
+    (b"/Clear << /ca 0 >>", b"/Clear << /ca (zero) >>"),
+    (b"/Clear << /ca 0 >>", b"/Clear 99 0 R"),
+    (b"/Properties << /off 6 0 R", b"/Properties << /off 5 0 R"),
+    (b"/XObject << /Fm1 8 0 R >>", b"/XObject << /Fm1 6 0 R >>"),
+    (b"/XObject << /Fm1 8 0 R >>", b"/XObject 7"),
+], ids=["alpha not a number", "dangling ExtGState", "layer is a font", "form is a layer",
+        "XObjects not a dictionary"])
+@pytest.mark.parametrize("form", [
+    _form(PLANTED, "/OC 6 0 R /Matrix [1 2 (x)]"),
+    _form(f"/Fm1 Do {PLANTED}", "/Matrix 5"),
+    _form(f"Q Q EMC EMC {PLANTED}", "/Resources 3"),
+], ids=["bad matrix", "form draws itself", "unbalanced form"])
+def test_malformed_resources_and_forms_never_break_extraction(old, new, form):
+    hidden = (f"/OC /off BDC q /Clear gs q /Fm1 Do Q {PLANTED} Q EMC EMC EMC Q Q Q /Nope Do "
+              "/OC 12 BDC /OC /missing BDC /OC << /Type /OCMD >> BDC q /Fm1 Do\n")
+    out = _extract(build(hidden, form=form).replace(old, new))
+    assert VISIBLE in out.text and AFTER in out.text
+
+
 def test_a_self_referencing_visibility_expression_is_bounded():
     data = build(f"/OC /notshown BDC {PLANTED} EMC\n").replace(
         b"/VE [/Not 7 0 R]", b"/VE 13 0 R")
