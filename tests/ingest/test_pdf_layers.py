@@ -28,8 +28,9 @@ VISIBLE = "The flash point of diesel is at least 55 degrees Celsius."
 PLANT = "The flash point of diesel is 999 degrees."
 AFTER = "Diesel is kept in steel jerry cans."
 
-# Objects 6 and up: two layers (6 is OFF, 7 is ON in the default configuration), forms,
-# membership dictionaries, a design layer. Unused ones do no harm.
+# Objects 6 and up (``_objects``): layers (6 is OFF, 7 is ON in the default
+# configuration, 10 a design layer, 14 and 15 set when viewed), the form XObject 8 and
+# membership dictionaries. Unused ones do no harm.
 LAYERS = "/OCProperties << /OCGs [6 0 R 7 0 R 10 0 R] /D << /ON [7 0 R] /OFF [6 0 R 10 0 R] >> >>"
 # 14 is in /OFF and 15 in /ON, but a viewer sets both from their /View usage (/AS).
 AUTO_VIEW = ("/OCProperties << /OCGs [6 0 R 7 0 R 14 0 R 15 0 R] /D << /ON [7 0 R 15 0 R] "
