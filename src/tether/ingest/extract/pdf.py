@@ -3,8 +3,8 @@
 A PDF without a text layer is refused (it needs OCR); encrypted files open only with
 an empty user password; whatever pypdf raises on a hostile file becomes a clear
 ``ExtractionError``. Text a reader cannot see (white on white, invisible render mode,
-under ``min_pdf_text_pt``, outside the crop box) is dropped while pypdf reads the page
-(``pdfvisible``); what was dropped is counted on ``Extracted.dropped`` and flagged
+fully transparent, under ``min_pdf_text_pt``, outside the crop box, in an optional-content
+layer that is OFF: ``pdflayers``) is dropped while pypdf reads the page (``pdfvisible``); what was dropped is counted on ``Extracted.dropped`` and flagged
 ``hidden-pdf`` (with the codes of any instruction-like text in it).
 
 Work is bounded (ADR 0023): content-stream tokens parsed per page
@@ -29,6 +29,7 @@ from ...records import Region
 from ...text.instructions import CODES, instruction_codes
 from .base import Extracted, cap_title
 from .limits import check_chars, inflate_cap
+from .pdflayers import Layers, layers_of, resolved
 from .pdfvisible import REASONS, Visibility
 from .sniff import PDF, clean
 
@@ -164,9 +165,10 @@ def _read(
     pieces: list[str] = []
     regions: list[Region] = []
     pos = 0
+    layers = layers_of(reader)
     for number, page in enumerate(reader.pages, start=1):
         deadline.check()
-        text = clean(_page_text(page, settings, hidden, name)).strip()
+        text = clean(_page_text(page, settings, hidden, name, layers)).strip()
         _check_tokens(hidden, settings, name)
         if not text:
             continue
@@ -184,7 +186,8 @@ def _read(
 _TEXT_OPERATORS = (b"Tj", b"TJ", b"Do", b"'", b'"')
 
 
-def _page_text(page: Any, settings: Settings, hidden: _Hidden, name: str) -> str:
+def _page_text(page: Any, settings: Settings, hidden: _Hidden, name: str,
+               layers: Layers) -> str:
     """The text of ``page`` that a reader sees (pypdf's extraction, unseen text blanked)."""
     key = _contents_key(page)
     if key is not None and hidden.textless.get(key):
@@ -199,7 +202,8 @@ def _page_text(page: Any, settings: Settings, hidden: _Hidden, name: str) -> str
     if textless:  # pypdf would find no text either (its own test), after a second scan
         return ""
     seen = Visibility(box=_box(page), min_size=settings.min_pdf_text_pt,
-                      images=_image_names(page), check=deadline.check)
+                      resources=resolved(dict.get(page, "/Resources")), layers=layers,
+                      check=deadline.check)
     text = _budgeted(page, seen, settings, hidden, name)
     hidden.add(seen)
     return text
@@ -213,13 +217,15 @@ def _budgeted(page: Any, seen: Visibility, settings: Settings, hidden: _Hidden, 
 
     apply = getattr(pypdf, "apply_configuration", None)
     if apply is None:  # older pypdf has no parsing budget: pages, deadline and tokens seen
-        return str(page.extract_text(visitor_operand_before=seen))
+        return str(page.extract_text(visitor_operand_before=seen,
+                                     visitor_operand_after=seen.after))
     page_cap = min(settings.max_pdf_page_tokens,
                    pypdf.get_configuration().stream_parsing_work_maximum_count)
     left = max(1, settings.max_pdf_tokens - hidden.tokens + 1)
     try:
         with apply(stream_parsing_work_maximum_count=min(page_cap, left)):
-            return str(page.extract_text(visitor_operand_before=seen))
+            return str(page.extract_text(visitor_operand_before=seen,
+                                         visitor_operand_after=seen.after))
     except LimitReachedError as exc:
         if "per stream" not in str(exc):
             raise
@@ -263,16 +269,6 @@ def _box(page: Any) -> tuple[float, float, float, float]:
     except Exception:  # noqa: BLE001 - a broken box keeps everything: nothing is "outside"
         return (-1e9, -1e9, 1e9, 1e9)
     return (min(xs), min(ys), max(xs), max(ys))
-
-
-def _image_names(page: Any) -> frozenset[str]:
-    """Names of the page's image XObjects: text drawn over them is kept whatever its colour."""
-    try:
-        xobjects = page["/Resources"]["/XObject"].get_object()
-        return frozenset(str(k) for k, v in xobjects.items()
-                         if v.get_object().get("/Subtype") == "/Image")
-    except Exception:  # noqa: BLE001 - no (readable) XObjects: no images to know of
-        return frozenset()
 
 
 def _translate(exc: Exception, name: str) -> TetherError:
