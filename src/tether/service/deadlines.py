@@ -143,6 +143,15 @@ def _raw_problem(status: int, slug: str, detail: str) -> bytes:
     return head.encode("ascii") + body
 
 
+_MALFORMED = _raw_problem(400, "input-error", "the request is not valid HTTP/1.1")
+
+
+def _over_bounds(head: bytes) -> bytes | None:
+    """The answer to a head over the bounds of ``heads``, or ``None``."""
+    over = head_refusal(head)
+    return None if over is None else _raw_problem(over[0], "limit-exceeded", over[1])
+
+
 def header_timeout_protocol(seconds: float) -> type[Any]:
     """uvicorn's h11 protocol class, cutting connections whose headers trickle in and
     refusing heads over the bounds of ``heads`` (414, 431; 400 for a malformed one)."""
@@ -177,18 +186,15 @@ def header_timeout_protocol(seconds: float) -> type[Any]:
                 self._disarm()
 
         def handle_events(self) -> None:
-            if self._refused:
-                return
-            if self.conn.their_state is h11.IDLE:  # a head is arriving: within bounds?
-                over = head_refusal(self.conn.trailing_data[0])
-                if over is not None:
-                    self._refuse(_raw_problem(over[0], "limit-exceeded", over[1]))
-                    return
-            super().handle_events()
+            arriving = not self._refused and self.conn.their_state is h11.IDLE
+            over = _over_bounds(self.conn.trailing_data[0]) if arriving else None
+            if over is not None:
+                self._refuse(over)
+            elif not self._refused:
+                super().handle_events()
 
         def send_400_response(self, msg: str) -> None:
-            # h11 could not parse the head: a problem, and the same draining close.
-            self._refuse(_raw_problem(400, "input-error", "the request is not valid HTTP/1.1"))
+            self._refuse(_MALFORMED)  # h11 could not parse the head: the same draining close
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -200,9 +206,8 @@ def header_timeout_protocol(seconds: float) -> type[Any]:
             super().connection_lost(exc)
 
         def _refuse(self, response: bytes) -> None:
-            """Answer, stop parsing, and close once the client has stopped sending (its
-            EOF), has sent ``DRAIN_BYTES`` more, or ``seconds`` have passed: closing
-            with its bytes unread would reset the connection before it reads this."""
+            # Answer, then close at the client's EOF, after DRAIN_BYTES or in `seconds`:
+            # closing with its bytes unread would reset the connection before it reads this.
             self._disarm()
             self._refused = True
             self.transport.write(response)
