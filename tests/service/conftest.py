@@ -105,6 +105,11 @@ def add_key(tether: Tether, name: str, *principals: str) -> str:
     return key
 
 
+# What a script or curl adds to a multipart upload to a keyless server: a header a page
+# on another site cannot send without a preflight (service/crosssite.py).
+UPLOAD = {"X-Tether-Request": "1"}
+
+
 def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 

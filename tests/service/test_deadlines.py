@@ -19,7 +19,7 @@ import httpx
 import pytest
 from proctree import cpu_seconds, descendants
 
-from .conftest import server_process
+from .conftest import UPLOAD, server_process
 from .hostile import shared_stream_pdf, trickle, verify_body
 
 TIMEOUT_S = 1.5
@@ -94,7 +94,7 @@ def test_an_upload_past_its_deadline_answers_504_stores_nothing_and_stops(client
     pdf = shared_stream_pdf(2000, 150_000, text=True)
     started = time.monotonic()
     response = client.post("/v1/documents", files={"file": ("slow.pdf", pdf, "application/pdf")},
-                           data={"source": "https://example.org/slow.pdf"})
+                           data={"source": "https://example.org/slow.pdf"}, headers=UPLOAD)
     took = time.monotonic() - started
     assert_problem(response, 504, "nothing was stored")
     assert took < TIMEOUT_S + 1.5, took
@@ -154,7 +154,7 @@ def test_a_trickled_upload_is_cut_too(server):
     address = urlsplit(server[0])
     body = (b'--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n'
             b"Content-Type: text/plain\r\n\r\n" + b"x" * 5000 + b"\r\n--b--\r\n")
-    head = (b"POST /v1/documents HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    head = (b"POST /v1/documents HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Tether-Request: 1\r\n"
             b"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n" % len(body))
     got, closed_after = trickle(address.hostname or "", address.port or 0, head, body, every_s=0.1)
     assert got.startswith(b"HTTP/1.1 408 "), got[:200]
@@ -181,7 +181,7 @@ def test_a_pdf_over_a_work_bound_is_refused_naming_the_setting(demo_db, tmp_path
     shutil.copy(demo_db, db)
     with server_process(db, env=env) as (url, _, _proc), httpx.Client(base_url=url, timeout=60) as http:
         response = http.post("/v1/documents", files={"file": ("big.pdf", pdf, "application/pdf")},
-                             data={"source": "https://example.org/big.pdf"})
+                             data={"source": "https://example.org/big.pdf"}, headers=UPLOAD)
     assert_problem(response, 413, setting)
 
 
@@ -194,7 +194,7 @@ def test_the_hostile_2000_page_pdf_is_refused_at_once(demo_db, tmp_path):
     with server_process(db) as (url, _, proc), httpx.Client(base_url=url, timeout=60) as http:
         before = cpu_seconds(proc.pid)
         response = http.post("/v1/documents", files={"file": ("draw.pdf", pdf, "application/pdf")},
-                             data={"source": "https://example.org/draw.pdf"})
+                             data={"source": "https://example.org/draw.pdf"}, headers=UPLOAD)
         spent = cpu_seconds(proc.pid) - before
     assert_problem(response, 422, "no text layer")
     assert spent < 3.0, spent  # ~0.5 s: the stream is scanned once, never parsed

@@ -9,7 +9,7 @@ import pytest
 from tether import Tether
 from tether.config import Settings
 
-from .conftest import add_key, bearer
+from .conftest import UPLOAD, add_key, bearer
 
 GLOVES = "# Glove selection\n\nNitrile gloves resist most solvents. Butyl gloves suit ketones such as acetone.\n"
 
@@ -26,7 +26,7 @@ def test_multipart_upload_then_read_then_delete(tether, client_for):
         "/v1/documents",
         files={"file": ("gloves.md", GLOVES.encode(), "application/octet-stream")},
         data={"source": "https://example.org/gloves", "license": "CC BY 4.0",
-              "fetched_at": "2026-02-01", "acl": ["public", "safety"]},
+              "fetched_at": "2026-02-01", "acl": ["public", "safety"]}, headers=UPLOAD,
     )
     assert response.status_code == 201, response.text
     out = response.json()
@@ -43,11 +43,11 @@ def test_multipart_upload_then_read_then_delete(tether, client_for):
     same = {"source": "https://example.org/gloves", "license": "CC BY 4.0",
             "fetched_at": "2026-02-01", "acl": ["public", "safety"]}
     again = client.post("/v1/documents", files={"file": ("gloves.md", GLOVES.encode(), "text/markdown")},
-                        data=same)
+                        data=same, headers=UPLOAD)
     assert again.status_code == 200 and again.json()["status"] == "unchanged"
     # The same text with a narrower ACL is applied: re-uploading can revoke access.
     narrowed = client.post("/v1/documents", files={"file": ("gloves.md", GLOVES.encode(), "text/markdown")},
-                           data={**same, "acl": ["public"]})
+                           data={**same, "acl": ["public"]}, headers=UPLOAD)
     assert narrowed.status_code == 201 and narrowed.json()["status"] == "updated"
     assert narrowed.json()["version"] == out["version"]
     assert client.get(f"/v1/documents/{out['doc_id']}").json()["acl"] == ["public"]
@@ -109,7 +109,8 @@ def test_injection_flags_are_reported_and_counted(tether, client_for):
     ({"files": {"file": ("a.bin", b"\x00\x01", "application/octet-stream")}, "data": {"source": "s"}}, 415, "unsupported"),
 ])
 def test_bad_uploads_are_problems_and_store_nothing(tether, client_for, kwargs, status, words):
-    response = client_for(tether).post("/v1/documents", **kwargs)
+    headers = {**kwargs.pop("headers", {}), **UPLOAD}
+    response = client_for(tether).post("/v1/documents", **kwargs, headers=headers)
     assert response.status_code == status, response.text
     assert response.headers["content-type"] == "application/problem+json"
     assert words in response.json()["detail"]

@@ -67,6 +67,11 @@ function start(key) {
     layout: "BaseLayout",
     requestInterceptor: (request) => {
       if (key && !request.headers.Authorization) request.headers.Authorization = "Bearer " + key;
+      // "Try it out" is this server's own page: its writes carry the marker a page on
+      // another site cannot send (service/crosssite.py), multipart uploads included.
+      if (!["GET", "HEAD"].includes((request.method || "GET").toUpperCase())) {
+        request.headers["X-Tether-Request"] = "1";
+      }
       return request;
     },
     onComplete: ready,

@@ -5,7 +5,8 @@
 >>> app = create_app(Tether("store.db", create=False))          # doctest: +SKIP
 >>> # uvicorn.run(app, host="127.0.0.1", port=8000)
 
-Request flow, outermost first: latency timing → API key → deadline (and the body's
+Request flow, outermost first: latency timing → cross-site rules while no key exists
+(``crosssite``) → API key → deadline (and the body's
 arrival by it) → heavy requests per key → body size limit → route; under uvicorn the
 headers' arrival is bounded too (``deadlines.header_timeout_protocol``).
 Routes run the synchronous core in worker threads (the core is never duplicated as
@@ -39,6 +40,7 @@ from .accesslog import AccessLogMiddleware
 from .answers import ServiceState
 from .apidocs import DOCS_PATHS, install_docs
 from .auth import AuthMiddleware, KeyRing
+from .crosssite import CrossSiteMiddleware
 from .deadlines import BodyTimeout, DeadlineMiddleware, HeavyLimitMiddleware
 from .jsonbody import BadBody
 from .limits import BodyLimitMiddleware, BodyTooLarge, body_limit_for
@@ -248,6 +250,9 @@ def create_app(
     # The docs page's files hold nothing from the collection (apidocs); /openapi.json needs a key.
     open_reads = frozenset(page_files) | DOCS_PATHS
     app.add_middleware(AuthMiddleware, keys=ring, page_files=open_reads)
+    # Outside the key check: a keyless server's only authority is that the caller is
+    # this machine's own client, not a page from another site (ADR 0045).
+    app.add_middleware(CrossSiteMiddleware, keyless=lambda: not ring.required())
     app.add_middleware(LatencyMiddleware, metrics=metrics)
     if access_log:
         app.add_middleware(AccessLogMiddleware)

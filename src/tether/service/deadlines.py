@@ -14,7 +14,8 @@ headers' arrival, and how many heavy requests one API key may run at once (ADR 0
   connection whose request line and headers are not complete ``header_timeout_s``
   after it opened (or after its previous response) gets 408 and is closed. uvicorn's
   keep-alive timer stops at the first byte, so without it a client trickling one
-  header byte a second holds the connection for ever.
+  header byte a second holds the connection for ever. The same protocol bounds the
+  head's size (``heads``: 414, 431).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import anyio
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .heads import DRAIN_BYTES, MAX_HEAD_BYTES, head_refusal
 from .problems import PROBLEM_JSON, encode, problem_body, send_problem
 
 __all__ = [
@@ -129,33 +131,70 @@ class HeavyLimitMiddleware:
         await send_problem(send, 429, body, {"Retry-After": str(wait), "Connection": "close"})
 
 
-def _raw_408(seconds: float) -> bytes:
-    body = encode(problem_body(
-        408, "request-timeout",
-        f"the request headers did not arrive within {seconds:g} s (header_timeout_s)"))
-    head = (f"HTTP/1.1 408 Request Timeout\r\ncontent-type: {PROBLEM_JSON}\r\n"
+_REASONS = {400: "Bad Request", 408: "Request Timeout", 414: "URI Too Long",
+            431: "Request Header Fields Too Large"}
+
+
+def _raw_problem(status: int, slug: str, detail: str) -> bytes:
+    """A whole problem+json response, written to the transport before any ASGI cycle."""
+    body = encode(problem_body(status, slug, detail))
+    head = (f"HTTP/1.1 {status} {_REASONS[status]}\r\ncontent-type: {PROBLEM_JSON}\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n")
     return head.encode("ascii") + body
 
 
+_MALFORMED = _raw_problem(400, "input-error", "the request is not valid HTTP/1.1")
+
+
+def _over_bounds(head: bytes) -> bytes | None:
+    """The answer to a head over the bounds of ``heads``, or ``None``."""
+    over = head_refusal(head)
+    return None if over is None else _raw_problem(over[0], "limit-exceeded", over[1])
+
+
 def header_timeout_protocol(seconds: float) -> type[Any]:
-    """uvicorn's h11 protocol class, cutting connections whose headers trickle in."""
+    """uvicorn's h11 protocol class, cutting connections whose headers trickle in and
+    refusing heads over the bounds of ``heads`` (414, 431; 400 for a malformed one)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    refusal = _raw_408(seconds)
+    too_slow = _raw_problem(408, "request-timeout",
+                            f"the request headers did not arrive within {seconds:g} s (header_timeout_s)")
 
     class HeaderTimeoutProtocol(H11Protocol):  # type: ignore[misc]
         _header_timer: Any = None
+        _refused = False  # answered and draining: what arrives now is dropped
+        _drained = 0
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # Its own bound agrees with ours, which is checked first (handle_events).
+            self.conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
 
         def connection_made(self, transport: Any) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._arm()
 
         def data_received(self, data: bytes) -> None:
+            if self._refused:
+                self._drained += len(data)
+                if self._drained > DRAIN_BYTES:
+                    self.transport.close()
+                return
             super().data_received(data)
             if self.conn.their_state is not h11.IDLE:  # the headers are all in
                 self._disarm()
+
+        def handle_events(self) -> None:
+            arriving = not self._refused and self.conn.their_state is h11.IDLE
+            over = _over_bounds(self.conn.trailing_data[0]) if arriving else None
+            if over is not None:
+                self._refuse(over)
+            elif not self._refused:
+                super().handle_events()
+
+        def send_400_response(self, msg: str) -> None:
+            self._refuse(_MALFORMED)  # h11 could not parse the head: the same draining close
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -165,6 +204,16 @@ def header_timeout_protocol(seconds: float) -> type[Any]:
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
+
+        def _refuse(self, response: bytes) -> None:
+            # Answer, then close at the client's EOF, after DRAIN_BYTES or in `seconds`:
+            # closing with its bytes unread would reset the connection before it reads this.
+            self._disarm()
+            self._refused = True
+            self.transport.write(response)
+            if self.transport.can_write_eof():
+                self.transport.write_eof()
+            self._header_timer = self.loop.call_later(seconds, self.transport.close)
 
         def _arm(self) -> None:
             self._disarm()
@@ -179,7 +228,7 @@ def header_timeout_protocol(seconds: float) -> type[Any]:
             self._header_timer = None
             if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
                 return
-            self.transport.write(refusal)
+            self.transport.write(too_slow)
             self.transport.close()
 
     return HeaderTimeoutProtocol

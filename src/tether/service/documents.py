@@ -44,6 +44,7 @@ from .answers import state_of
 from .auth import principals_of
 from .deadlines import request_deadline
 from .isolate import extract_upload, run_isolated
+from .jsonbody import strict_json
 from .problems import Forbidden, RequestTimeout
 from .schemas import DocumentList, DocumentUpload, problem_responses
 
@@ -83,7 +84,12 @@ async def _from_multipart(request: Request) -> tuple[bytes, str, dict[str, Any]]
 
 async def _from_json(request: Request) -> tuple[bytes, str, dict[str, Any]]:
     try:
-        upload = DocumentUpload.model_validate_json(await request.body())
+        body = await strict_json(request)  # a key twice, a surrogate, too deep: 400
+    except json.JSONDecodeError as exc:
+        raise RequestValidationError([{"type": "json_invalid", "loc": ("body", exc.pos),
+                                       "msg": "JSON decode error", "ctx": {"error": exc.msg}}]) from exc
+    try:
+        upload = DocumentUpload.model_validate(body)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors(include_url=False, include_input=False)) from exc
     if (upload.text is None) == (upload.content_base64 is None):

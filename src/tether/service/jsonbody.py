@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException
 from ..errors import InputError
 from ..text.jsonin import loads_strict
 
-__all__ = ["BadBody", "StrictJSONRequest", "StrictJSONRoute"]
+__all__ = ["BadBody", "StrictJSONRequest", "StrictJSONRoute", "strict_json"]
 
 
 class BadBody(HTTPException):
@@ -32,19 +32,25 @@ class BadBody(HTTPException):
         self.hint = error.hint
 
 
+async def strict_json(request: Request) -> Any:
+    """The request's body decoded by ``loads_strict``: ``BadBody`` (400) for what it
+    refuses, ``json.JSONDecodeError`` (for a 422) when the body is not JSON at all."""
+    settings = request.app.state.service.settings
+    try:
+        return loads_strict(
+            await request.body(), where="body", max_depth=settings.max_json_depth,
+            max_number_chars=settings.max_json_number_chars,
+        )
+    except InputError as exc:
+        if isinstance(exc.__cause__, json.JSONDecodeError):
+            raise exc.__cause__ from None  # FastAPI's 422 json_invalid, as before
+        raise BadBody(exc) from exc
+
+
 class StrictJSONRequest(Request):
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            settings = self.app.state.service.settings
-            try:
-                self._json = loads_strict(
-                    await self.body(), where="body", max_depth=settings.max_json_depth,
-                    max_number_chars=settings.max_json_number_chars,
-                )
-            except InputError as exc:
-                if isinstance(exc.__cause__, json.JSONDecodeError):
-                    raise exc.__cause__ from None  # FastAPI's 422 json_invalid, as before
-                raise BadBody(exc) from exc
+            self._json = await strict_json(self)
         return self._json
 
 

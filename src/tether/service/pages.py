@@ -117,17 +117,29 @@ def _source_path(document: Document, settings: Settings) -> Path:
 
 
 def _read(path: Path, settings: Settings) -> tuple[bytes, tuple[Any, ...]]:
-    """The file's bytes (bounded by ``max_file_bytes``) and its identity for the cache."""
+    """The file's bytes (bounded by ``max_file_bytes``) and its identity for the cache.
+
+    Opened as ``tether ingest`` opens a file (``ingest.extract.read_file``): without
+    blocking, and the opened descriptor is checked, so a source that is (or was swapped
+    for) a FIFO or a device is refused at once instead of holding a server thread in
+    ``open()`` until a writer appears."""
     try:
-        with path.open("rb") as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise Conflict(_UNAVAILABLE)
-            if info.st_size > settings.max_file_bytes:
-                raise Conflict("the original file is now larger than max_file_bytes")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise Conflict(_UNAVAILABLE) from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Conflict(_UNAVAILABLE)
+        if info.st_size > settings.max_file_bytes:
+            raise Conflict("the original file is now larger than max_file_bytes")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(settings.max_file_bytes + 1)
     except OSError as exc:
         raise Conflict(_UNAVAILABLE) from exc
+    finally:
+        os.close(fd)
     return data, (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, settings)
 
 

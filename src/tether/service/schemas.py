@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..records import PUBLIC
 
@@ -32,7 +32,9 @@ __all__ = [
 
 class AnswerRequest(BaseModel):
     question: str = Field(description="The question, at most `max_question_chars` characters.")
-    stream: bool = Field(
+    # Strict: "yes", "false" or 1 are not booleans (lax parsing read "false" as false
+    # and "yes" as true); anything but true/false is a validation error.
+    stream: StrictBool = Field(
         False, description="true: text/event-stream of sources, sentence…, done events."
     )
     mode: str | dict[str, str] | None = Field(

@@ -4,7 +4,8 @@
 (``"\\ud800"``) decodes to a ``str`` that cannot be encoded again, so it fails at the
 first write (a half-printed document, an HTTP 500); nesting 200,000 deep exhausts the
 recursion limit; a 100,000-digit number runs into Python's integer conversion limit
-(and costs quadratic time below it). Each of these is bad input, refused here with an
+(and costs quadratic time below it); a key given twice in one object keeps only its
+last value, silently. Each of these is bad input, refused here with an
 ``InputError`` that says what was wrong, before any work is done.
 
     >>> loads_strict('{"a": [1, 2.5, "x"]}', where="stdin")
@@ -99,8 +100,20 @@ def loads_strict(text: str | bytes, *, where: str, max_depth: int = 64,
 
         return parse
 
+    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found = dict(pairs)
+        if len(found) != len(pairs):  # json.loads keeps the last silently: ambiguous input
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise InputError(
+                        f"{where}: the key {json.dumps(key)} appears twice in one JSON object")
+                seen.add(key)
+        return found
+
     try:
-        value = json.loads(text, parse_int=number(int), parse_float=number(float))
+        value = json.loads(text, parse_int=number(int), parse_float=number(float),
+                           object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
     except RecursionError as exc:  # only below a max_depth set near the recursion limit

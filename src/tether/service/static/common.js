@@ -127,6 +127,9 @@ export async function problemOf(response) {
 export async function api(path, { method = "GET", body, signal, accept = "application/json", ok = [] } = {}) {
   const headers = { Accept: accept };
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  // Marks a write as this page's own: a page on another site cannot send this header
+  // without a preflight the server never approves (SECURITY.md, cross-site rules).
+  if (method !== "GET" && method !== "HEAD") headers["X-Tether-Request"] = "1";
   const key = apiKey;
   if (key) headers.Authorization = `Bearer ${key}`;
   const response = await fetch(path, {
