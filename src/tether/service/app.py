@@ -155,14 +155,19 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
                 responses["422"] = problem_responses(422)[422]
     for name in ("HTTPValidationError", "ValidationError"):
         components.pop(name, None)
-    schema["components"]["securitySchemes"] = {
-        "bearer": {"type": "http", "scheme": "bearer",
-                   "description": "Needed once any API key exists (`tether keys add`)."}
-    }
-    # {} = anonymous, allowed while the store holds no key (loopback only).
-    schema["security"] = [{"bearer": []}, {}]
     app.openapi_schema = schema
     return schema
+
+
+def with_keys(schema: dict[str, Any], keyed: bool) -> dict[str, Any]:
+    """The document as this server stands: the bearer scheme only once a key exists, so
+    a keyless server's docs page shows no "Authorize" button and no padlocks."""
+    if not keyed:
+        return schema
+    components = {**schema["components"], "securitySchemes": {
+        "bearer": {"type": "http", "scheme": "bearer",
+                   "description": "Needed once any API key exists (`tether keys add`)."}}}
+    return {**schema, "components": components, "security": [{"bearer": []}]}
 
 
 def _page_files(static: Path) -> dict[str, Path]:
@@ -256,5 +261,6 @@ def create_app(
     app.add_middleware(LatencyMiddleware, metrics=metrics)
     if access_log:
         app.add_middleware(AccessLogMiddleware)
-    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    # Keys can be added while the server runs: the scheme is decided per request.
+    app.openapi = lambda: with_keys(_openapi(app), ring.required())  # type: ignore[method-assign]
     return app

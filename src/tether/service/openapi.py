@@ -16,16 +16,17 @@ from typing import Any
 
 from ..config import Settings
 from ..facade import Tether
-from .app import create_app
+from .app import create_app, with_keys
 
 __all__ = ["openapi_document"]
 
 
 def openapi_document() -> dict[str, Any]:
-    """The document the app serves at ``/openapi.json`` (independent of any store)."""
+    """The document a server with API keys serves at ``/openapi.json`` (the whole
+    contract, bearer scheme included; a keyless server leaves the scheme out)."""
     with tempfile.TemporaryDirectory(prefix="tether-openapi-") as tmp:
         with Tether(Path(tmp) / "store.db", settings=Settings()) as tether:
-            return create_app(tether).openapi()
+            return with_keys(create_app(tether).openapi(), keyed=True)
 
 
 def main(argv: list[str]) -> int:
