@@ -16,6 +16,7 @@ from ..errors import InputError
 from ..ops.cite import Resolution, citation_from_json
 from ..records import Citation, to_json
 from ._common import (
+    UTF8_TEXT,
     cli,
     db_option,
     open_tether,
@@ -50,7 +51,7 @@ def _one_citation(obj: dict[str, Any], *, where: str) -> Citation:
               help="One citation per line on stdin (an 'id' key is echoed); one result line each.")
 @click.option("--trace", "trace_id", metavar="TRACE_ID",
               help="Resolve every citation of the answer recorded under TRACE_ID.")
-@click.option("--as", "as_", multiple=True, metavar="PRINCIPAL",
+@click.option("--as", "as_", multiple=True, type=UTF8_TEXT, metavar="PRINCIPAL",
               help="Resolve as these principals (repeatable): unreadable documents are missing.")
 @click.pass_context
 def resolve(
