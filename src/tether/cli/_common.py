@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.types import StringParamType
 
 from ..config import Settings, default_db_location, default_db_path, load_settings
 from ..errors import InputError
@@ -104,7 +105,7 @@ def encodable(text: str) -> bool:
     return True
 
 
-class Utf8Text(click.types.StringParamType):
+class Utf8Text(StringParamType):
     """A text option or argument (a title, a source, a principal, a question): its
     bytes must be UTF-8. Python hands other bytes over as lone surrogates
     (surrogateescape), which no store, JSON document or HTTP header can carry: they
