@@ -151,6 +151,19 @@ def test_text_options_that_are_not_utf8_are_refused(args, option, tmp_path: Path
     assert tether("keys", "list", "--db", db).stdout == b""  # no key was stored
 
 
+def test_a_manifest_with_a_surrogate_escape_is_refused_before_anything_is_written(tmp_path: Path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text("Ethanol boils at 78 degrees Celsius.\n")
+    manifest = tmp_path / "manifest.json"
+    # JSON can spell a lone surrogate; no store can hold it (was exit 70 mid-ingest).
+    manifest.write_text('{"documents": [{"path": "docs/a.txt", "title": "bad \\udcff"}]}')
+    db = tmp_path / "s.db"
+    proc = tether("ingest", root, "--manifest", manifest, "--db", db)
+    assert_refused(proc, "manifest", "unpaired surrogate")
+    assert not db.exists()
+
+
 @pytest.mark.parametrize("principal", ["ops\x1b]0;x\x07", "ops\nadmin", " "])
 def test_a_principal_that_cannot_be_a_principal_is_refused_at_keys_add(principal, tmp_path: Path):
     db = tmp_path / "s.db"

@@ -28,6 +28,7 @@ from ..records import KINDS, PUBLIC, Document, Passage, Piece, SlicedPassages, V
 from ..store import Store
 from ..store.protocols import FileRecord
 from ..text import instructions as injection
+from ..text.jsonin import loads_strict
 from .extract import SUPPORTED_SUFFIXES, extract_bytes, read_file
 from .segment import passage_spans, region_label
 
@@ -94,7 +95,17 @@ class Metadata:
                 ) from exc
         if not self.acl or any(not isinstance(p, str) or not p.strip() for p in self.acl):
             raise InputError("acl must list at least one non-empty principal")
+        for name, value in self._texts():
+            if not _is_utf8(value):  # lone surrogates: no store or JSON can hold them
+                raise InputError(f"{name} is not valid text (bytes that are not UTF-8)")
         return self
+
+    def _texts(self) -> Iterator[tuple[str, str]]:
+        for name in ("source", "title", "license", "fetched_at", "process"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                yield name, value
+        yield from (("acl", principal) for principal in self.acl)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +232,9 @@ def load_manifest(path: str | Path) -> dict[Path, dict[str, Any]]:
     """``{"documents": [{"path", "source", "title", ...}]}``, paths relative to the file."""
     manifest = Path(path)
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        # Strict: invalid UTF-8 or a "\udcff" escape in a manifest is bad input (exit 2)
+        # before anything is written, not a title no store can hold.
+        data = loads_strict(manifest.read_bytes(), where=f"manifest {manifest}")
         entries = data["documents"]
         return {
             (manifest.parent / entry["path"]).resolve(): dict(entry)
@@ -229,8 +242,8 @@ def load_manifest(path: str | Path) -> dict[Path, dict[str, Any]]:
         }
     except FileNotFoundError as exc:
         raise InputError(f"manifest not found: {manifest}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"manifest {manifest} is not valid JSON: {exc}") from exc
+    except OSError as exc:  # a folder, no permission
+        raise InputError(f"cannot read manifest {manifest}: {exc.strerror or exc}") from exc
     except (KeyError, TypeError) as exc:
         raise InputError(
             f"manifest {manifest} must be {{\"documents\": [{{\"path\": ...}}, ...]}}: missing {exc}"
