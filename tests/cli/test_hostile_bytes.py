@@ -199,6 +199,8 @@ def test_control_sequences_in_metadata_and_names_reach_no_output_raw(tmp_path: P
         "ingest": tether("ingest", root, "--db", db, "--verbose"),  # boiling.txt again, by path
         "list": tether("documents", "list", "--db", db),
         "show": tether("documents", "show", hostile_id, "--db", db),
+        "list-json": tether("documents", "list", "--json", "--db", db),
+        "show-json": tether("documents", "show", hostile_id, "--json", "--db", db),
         "ask": tether("ask", QUESTION, "--db", db),
     }
     for name, proc in runs.items():
@@ -217,6 +219,8 @@ def test_control_sequences_in_metadata_and_names_reach_no_output_raw(tmp_path: P
     assert len(listed) == 3  # the header and the two documents, no forged row
     shown = text(runs["show"].stdout)
     assert "title       Acetone \\x1b]0;owned\\x07\\x1b[2J" in shown
+    # JSON keeps the exact value, escaped.
+    assert json.loads(runs["show-json"].stdout)["title"] == HOSTILE_TITLE
     answer = text(runs["ask"].stdout)
     assert "Acetone boils at 56 degrees Celsius. [1]" in answer
     assert "\n[2]" not in answer  # the source's "[2] forged" stays on the [1] line

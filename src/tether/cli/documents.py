@@ -8,7 +8,6 @@ recorded before the delete, and stored citations of the document then resolve
 from __future__ import annotations
 
 import getpass
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from ..ops.documents import (
 from ..records import to_json
 from ..store import DocumentSummary, Store
 from ._common import UTF8_TEXT, cli, db_option, encodable, open_tether
-from .render import json_line, printable
+from .render import json_block, json_line, printable
 
 _PREVIEW = 60  # characters of each passage that ``show`` prints
 _TITLE = 40  # characters of a title in the ``list`` table
@@ -74,7 +73,7 @@ def list_(ctx: click.Context, db: str | None, as_json: bool, as_: tuple[str, ...
     with open_tether(ctx, db) as tether:
         entries = list(summaries(tether.store, _principals(as_)))
     if as_json:
-        click.echo(json.dumps([summary_json(e) for e in entries], ensure_ascii=False, indent=2))
+        click.echo(json_block([summary_json(e) for e in entries]))
         return
     if not entries:
         click.echo("no documents" + (" readable by " + ", ".join(as_) if as_ else ""), err=True)
@@ -131,7 +130,7 @@ def show(ctx: click.Context, doc_id: str, db: str | None, as_json: bool, as_: tu
             raise not_found(tether.store, doc_id, principals)
         view = _view(tether.store, entry)
     if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False, indent=2))
+        click.echo(json_block(view))
         return
     for line in _show_lines(view):
         click.echo(printable(line))

@@ -15,7 +15,7 @@ from typing import Any
 from ..records import Answer, AnswerSentence, Citation, to_json
 
 __all__ = ["HEADING_JOIN", "TextStream", "answer_json", "answer_text", "citation_line",
-           "flowed", "heading_text", "printable"]
+           "flowed", "heading_text", "json_block", "json_line", "printable"]
 
 
 # What a terminal or a line reader obeys when it sits in a value (a title, a source, a
@@ -23,8 +23,8 @@ __all__ = ["HEADING_JOIN", "TextStream", "answer_json", "answer_text", "citation
 # CR rewrites a line, LF forges one), the Unicode line and paragraph separators, the
 # bidi controls that reorder what is shown, and lone surrogates (bytes of a file name
 # or an option that are not UTF-8, which no terminal encoding can write).
-_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CONTROLS}\ud800-\udfff]")
+_BIDI_CHARS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CHARS}\ud800-\udfff]")
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # ``os.fsdecode`` keeps a byte that is not UTF-8 as U+DC80..U+DCFF: shown as that byte.
 _SURROGATE_BYTES = range(0xDC80, 0xDD00)
@@ -50,17 +50,22 @@ def printable(value: object) -> str:
 
 
 # Characters json.dumps leaves raw that line readers (str.splitlines, JavaScript)
-# take for line breaks, and the C1 controls a terminal obeys (U+009B opens a CSI
-# sequence as ESC [ does): escaped, so one record is always one inert line.
+# take for line breaks, the C1 controls a terminal obeys (U+009B opens a CSI sequence
+# as ESC [ does) and the bidi controls: escaped, so one record is one inert line.
 _LINE_BREAKS = str.maketrans({
-    **{chr(code): f"\\u{code:04x}" for code in range(0x80, 0xA0)},
-    "\u2028": "\\u2028", "\u2029": "\\u2029",
+    char: f"\\u{ord(char):04x}"
+    for char in [*map(chr, range(0x80, 0xA0)), "\u2028", "\u2029", *_BIDI_CHARS]
 })
 
 
 def json_line(value: Any) -> str:
     """``value`` as exactly one line of JSON (UTF-8 text kept readable)."""
     return json.dumps(value, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
+def json_block(value: Any) -> str:
+    """``value`` as indented JSON for a person, escaped as ``json_line`` is."""
+    return json.dumps(value, ensure_ascii=False, indent=2).translate(_LINE_BREAKS)
 
 
 def answer_json(answer: Answer, **extra: Any) -> str:

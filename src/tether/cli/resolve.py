@@ -6,7 +6,6 @@ Reads one citation JSON on stdin (as ``ask --json`` prints it), one per line wit
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -24,7 +23,7 @@ from ._common import (
     read_json_lines,
     read_text,
 )
-from .render import json_line
+from .render import json_block, json_line
 
 
 def _line(resolution: Resolution, **extra: Any) -> str:
@@ -91,4 +90,4 @@ def resolve(
                              hint="pipe one citation from ask --json, or use --jsonl / --trace")
         citation = _one_citation(parse_json_object(text, where="stdin"), where="stdin")
         resolution = tether.resolve(citation, principals=principals)
-        click.echo(json.dumps(to_json(resolution), ensure_ascii=False, indent=2))
+        click.echo(json_block(to_json(resolution)))
