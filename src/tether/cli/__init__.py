@@ -18,6 +18,7 @@ from ..config import batch_collector
 from ..errors import TetherError
 from ._common import COMMAND_MODULES, BrokenPipe
 from ._common import cli as _group
+from .render import printable
 
 __all__ = ["cli", "main"]
 
@@ -35,7 +36,9 @@ def __getattr__(name: str) -> object:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"error: {_one_line(message)}", err=True)
+    # A message may quote a file name or an option: no control or undecodable byte
+    # of it reaches the terminal (``printable``).
+    click.echo(f"error: {printable(_one_line(message))}", err=True)
     sys.exit(code)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.types import StringParamType
 
 from ..config import Settings, default_db_location, default_db_path, load_settings
 from ..errors import InputError
@@ -104,6 +105,39 @@ def cli(ctx: click.Context, config_path: str | None, debug: bool) -> None:
         reader = logging.getLogger("pypdf")
         if not any(isinstance(h, logging.NullHandler) for h in reader.handlers):
             reader.addHandler(logging.NullHandler())
+
+
+def encodable(text: str) -> bool:
+    """Whether ``text`` is UTF-8 text: no lone surrogate, which is how Python hands
+    over bytes of argv or a file name that are not UTF-8 (surrogateescape)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class Utf8Text(StringParamType):
+    """A text option or argument (a title, a source, a principal, a question): its
+    bytes must be UTF-8. Python hands other bytes over as lone surrogates
+    (surrogateescape), which no store, JSON document or HTTP header can carry: they
+    are refused here, exit 2, before anything is read or written. Paths (files to
+    ingest, ``--db``) are not text and keep their bytes."""
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        text = super().convert(value, param, ctx)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            code = ord(text[exc.start])  # U+DC80..U+DCFF: the byte the shell passed
+            what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code < 0xDD00 else f"U+{code:04X}"
+            self.fail(f"not valid text ({what} at character {exc.start} is not UTF-8)", param, ctx)
+        return text
+
+
+UTF8_TEXT = Utf8Text()
 
 
 def db_option(func: F) -> F:

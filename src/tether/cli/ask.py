@@ -2,14 +2,16 @@
 
 Exit status, so that a script can tell the outcomes apart without ``--json``:
 0 answered, 1 refused (no sentence survived the guard), 2 bad input or usage,
-3 the store failed, 5 the generator failed before any sentence was verified
-(unreachable model server, timeout, HTTP 5xx after retries). A batch (``--jsonl``)
-exits 0 once every line is written (each record says whether it was refused), or 5
-when the generator failed on some line.
+3 the store failed (a streamed answer that could not be recorded still shows the
+sources of the sentences already shown, ADR 0049), 5 the generator failed before any
+sentence was verified (unreachable model server, timeout, HTTP 5xx after retries).
+A batch (``--jsonl``) exits 0 once every line is written (each record says whether it
+was refused), or 5 when the generator failed on some line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -19,11 +21,12 @@ from ..facade import Tether
 from ..generate import Generator
 from ..generate.llm import LLM_GENERATORS
 from ..modes import parse_modes
-from ..pipeline import Done, Sentence
+from ..pipeline import Done, Event, Sentence
 from ..records import PUBLIC, Answer
 from ..retrieve.calibrate import note_once
 from ..retrieve.search import check_question
 from ._common import (
+    UTF8_TEXT,
     cli,
     db_option,
     judge_option,
@@ -50,12 +53,12 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
 
 
 @cli.command()
-@click.argument("question", required=False)
+@click.argument("question", required=False, type=UTF8_TEXT)
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the Answer record as JSON.")
 @click.option("--jsonl", "jsonl", metavar="FILE",
               help='Answer {"id","question"} lines from FILE (- for stdin), one JSON line each.')
-@click.option("--as", "as_", multiple=True, metavar="PRINCIPAL",
+@click.option("--as", "as_", multiple=True, type=UTF8_TEXT, metavar="PRINCIPAL",
               help="Answer only from documents these principals may read (repeatable).")
 @click.option("--mode", "mode", multiple=True, metavar="GATE=MODE",
               help="off|shadow|on for a gate (abstain, contradiction, figures, judge), "
@@ -113,15 +116,33 @@ def ask(
             answer = tether.ask(question, principals=principals, generator=gen, modes=modes)
             click.echo(answer_json(answer))
             ctx.exit(exit_status(answer))
-        # Human mode prints each sentence the moment it is verified, then the sources.
-        view, status = TextStream(), ANSWERED
-        for event in tether.stream(question, principals=principals, generator=gen, modes=modes):
+        events = tether.stream(question, principals=principals, generator=gen, modes=modes)
+        status = _show_stream(events)
+    ctx.exit(status)
+
+
+def _show_stream(events: Iterator[Event]) -> int:
+    """Human mode prints each sentence the moment it is verified, then the sources.
+
+    The answer is recorded after its last sentence; when that (or anything after the
+    first sentence) fails, the sentences already shown still get their sources, a line
+    says the answer was not recorded, and the error follows (exit 3 for the store):
+    no sentence is ever left on the screen without the passage that supports it."""
+    view, status = TextStream(), ANSWERED
+    try:
+        for event in events:
             if isinstance(event, Sentence):
                 click.echo(view.sentence(event.sentence), nl=False)
             elif isinstance(event, Done):
                 click.echo(view.done(event.answer))
                 status = exit_status(event.answer)
-    ctx.exit(status)
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise  # nobody reads on, or the user stopped it: nothing more to show
+    except Exception:
+        if shown := view.cut_short():
+            click.echo(shown)
+        raise
+    return status
 
 
 def _note(tether: Tether, *, verbose: bool) -> None:

@@ -11,6 +11,7 @@ from ..config import default_db_path
 from ..errors import StoreError
 from ..ops.consistency import CheckReport, Problem, check_store
 from ._common import cli, db_option, open_tether
+from .render import printable
 
 
 @cli.command()
@@ -40,7 +41,7 @@ def check(ctx: click.Context, db: str | None, as_json: bool) -> None:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:
         for problem in report.problems:
-            click.echo(f"problem [{problem.check}] {problem.subject}: {problem.message}")
+            click.echo(printable(f"problem [{problem.check}] {problem.subject}: {problem.message}"))
         if report.unlisted:
             click.echo(f"... and {report.unlisted} more problem(s) of the same kinds")
         c = report.counts

@@ -8,7 +8,6 @@ recorded before the delete, and stored citations of the document then resolve
 from __future__ import annotations
 
 import getpass
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,8 +25,8 @@ from ..ops.documents import (
 )
 from ..records import to_json
 from ..store import DocumentSummary, Store
-from ._common import cli, db_option, open_tether
-from .render import json_line
+from ._common import UTF8_TEXT, cli, db_option, encodable, open_tether
+from .render import json_block, json_line, printable
 
 _PREVIEW = 60  # characters of each passage that ``show`` prints
 _TITLE = 40  # characters of a title in the ``list`` table
@@ -38,7 +37,7 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
 
 
 _as_option = click.option(
-    "--as", "as_", multiple=True, metavar="PRINCIPAL",
+    "--as", "as_", multiple=True, type=UTF8_TEXT, metavar="PRINCIPAL",
     help="Only documents these principals may read (repeatable); default: every document.",
 )
 
@@ -74,13 +73,13 @@ def list_(ctx: click.Context, db: str | None, as_json: bool, as_: tuple[str, ...
     with open_tether(ctx, db) as tether:
         entries = list(summaries(tether.store, _principals(as_)))
     if as_json:
-        click.echo(json.dumps([summary_json(e) for e in entries], ensure_ascii=False, indent=2))
+        click.echo(json_block([summary_json(e) for e in entries]))
         return
     if not entries:
         click.echo("no documents" + (" readable by " + ", ".join(as_) if as_ else ""), err=True)
         return
     for line in _table(entries):
-        click.echo(line)
+        click.echo(printable(line))  # one line each: a value's control bytes escaped
     click.echo(f"{len(entries)} document(s)", err=True)
 
 
@@ -131,16 +130,17 @@ def show(ctx: click.Context, doc_id: str, db: str | None, as_json: bool, as_: tu
             raise not_found(tether.store, doc_id, principals)
         view = _view(tether.store, entry)
     if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False, indent=2))
+        click.echo(json_block(view))
         return
     for line in _show_lines(view):
-        click.echo(line)
+        click.echo(printable(line))
 
 
 def _source_ids(source: str) -> list[str]:
     """The ids ``--source S`` may mean: S as given, and for a path, the file URI that
     ``tether ingest PATH`` records as its source."""
-    found = [doc_id_of_source(source)]
+    # A path whose bytes are not UTF-8 is a source only as its (percent-encoded) URI.
+    found = [doc_id_of_source(source)] if encodable(source) else []
     if "://" not in source:
         found.append(doc_id_of_source(Path(source).expanduser().resolve().as_uri()))
     return found
@@ -181,5 +181,5 @@ def rm(ctx: click.Context, doc_id: str | None, source: str | None, reason: str |
     if as_json:
         click.echo(json_line(to_json(removal)))
         return
-    click.echo(f"removed {removal.doc_id} ({removal.source}): {removal.versions} version(s), "
+    click.echo(f"removed {removal.doc_id} ({printable(removal.source)}): {removal.versions} version(s), "
                f"{removal.passages} passage(s); stored citations of it now resolve missing")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape as escape_markup
 from rich.progress import (
     BarColumn,
     DownloadColumn,
@@ -29,20 +30,21 @@ from ..ingest.sources import (
     manifest_failures,
 )
 from ..records import KINDS
-from ._common import cli, db_option, open_command_store
+from ._common import UTF8_TEXT, cli, db_option, open_command_store
+from .render import printable
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True)
 @db_option
-@click.option("--source", help="Source URL or name (single file only; default: the file's path).")
-@click.option("--title", help="Title (single file only; default: from the document).")
-@click.option("--license", "license_", default="unknown", show_default=True, help="License of the text.")
-@click.option("--fetched-at", help="When the text was fetched, ISO date (default: today).")
+@click.option("--source", type=UTF8_TEXT, help="Source URL or name (single file only; default: the file's path).")
+@click.option("--title", type=UTF8_TEXT, help="Title (single file only; default: from the document).")
+@click.option("--license", "license_", type=UTF8_TEXT, default="unknown", show_default=True, help="License of the text.")
+@click.option("--fetched-at", type=UTF8_TEXT, help="When the text was fetched, ISO date (default: today).")
 @click.option("--kind", type=click.Choice(KINDS), default="original", show_default=True,
               help="Provenance: original text, or text derived by a process.")
-@click.option("--process", help="What produced derived text, e.g. 'OCR: tesseract 5'.")
-@click.option("--acl", multiple=True, metavar="PRINCIPAL",
+@click.option("--process", type=UTF8_TEXT, help="What produced derived text, e.g. 'OCR: tesseract 5'.")
+@click.option("--acl", multiple=True, type=UTF8_TEXT, metavar="PRINCIPAL",
               help="Principals allowed to read (repeatable; default: public).")
 @click.option("--manifest", type=click.Path(dir_okay=False),
               help='JSON {"documents": [{"path", "source", "title", ...}]} with per-file metadata.')
@@ -99,7 +101,9 @@ def ingest(
         bytes_task = progress.add_task("bytes", total=sum(_size(p) for p in files))
 
         def done(path: Path, result: IngestResult, size: int) -> None:
-            progress.update(files_task, advance=1, description=f"ingested {path.name[:40]}")
+            # The name is a value in rich markup: escaped for the terminal and for rich.
+            name = escape_markup(printable(path.name[:40]))
+            progress.update(files_task, advance=1, description=f"ingested {name}")
             progress.update(bytes_task, advance=size)
 
         def meta_for(path: Path) -> Metadata:
@@ -118,7 +122,7 @@ def ingest(
     chars = sum(r.chars for r in results)
     why = f"{_skip_counts(skipped)}; " if skipped else ""
     click.echo(f"{summary}, {len(skipped)} skipped ({why}{len(results)} files, {chars:,} characters"
-               f" of text) → {store.location}")
+               f" of text) → {printable(store.location)}")
     if counts.get("failed"):
         ctx.exit(1)
 
@@ -134,15 +138,16 @@ def _report(
     one per skipped path and per warning of the PDF reader."""
     for result in results:
         if result.status == "failed":
-            click.echo(f"failed: {result.path}: {result.error}", err=True)
+            click.echo(f"failed: {printable(result.path)}: {printable(result.error)}", err=True)
         elif result.flags and (verbose or result.status != "unchanged"):  # said when it was new
-            click.echo(f"flagged: {result.path}: instruction-like text ({', '.join(result.flags)})", err=True)
+            click.echo(f"flagged: {printable(result.path)}: instruction-like text"
+                       f" ({', '.join(result.flags)})", err=True)
     for skip in skipped:
         if verbose or skip.reason == "unreadable folder":  # a folder unread is news
             why = f"{skip.reason}: {skip.detail}" if skip.detail else skip.reason
-            click.echo(f"skipped: {skip.path} ({why})", err=True)
+            click.echo(f"skipped: {printable(skip.path)} ({printable(why)})", err=True)
     for path, line in heard:
-        click.echo(f"warning: {path}: {line}", err=True)
+        click.echo(f"warning: {printable(path)}: {printable(line)}", err=True)
 
 
 def _skip_counts(skipped: list[Skipped]) -> str:

@@ -8,23 +8,64 @@ original region.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
 from ..records import Answer, AnswerSentence, Citation, to_json
 
 __all__ = ["HEADING_JOIN", "TextStream", "answer_json", "answer_text", "citation_line",
-           "heading_text"]
+           "flowed", "heading_text", "json_block", "json_line", "printable"]
+
+
+# What a terminal or a line reader obeys when it sits in a value (a title, a source, a
+# file name, a passage): C0 and C1 controls and DEL (ESC opens OSC and CSI sequences,
+# CR rewrites a line, LF forges one), the Unicode line and paragraph separators, the
+# bidi controls that reorder what is shown, and lone surrogates (bytes of a file name
+# or an option that are not UTF-8, which no terminal encoding can write).
+_BIDI_CHARS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CHARS}\ud800-\udfff]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# ``os.fsdecode`` keeps a byte that is not UTF-8 as U+DC80..U+DCFF: shown as that byte.
+_SURROGATE_BYTES = range(0xDC80, 0xDD00)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    if char in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[char]
+    if code in _SURROGATE_BYTES:
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(value: object) -> str:
+    """``value`` as text safe to show a person: every control character, line break,
+    bidi control and undecodable byte written as a visible escape (``\\x1b``,
+    ``\\n``, ``\\xff``), so a value can neither command the terminal nor forge a line.
+    All human output of the CLI passes values through here (JSON output escapes them
+    itself)."""
+    return _UNSAFE.sub(_escaped, str(value))
 
 
 # Characters json.dumps leaves raw that line readers (str.splitlines, JavaScript)
-# take for line breaks: escaped, so one record is always one line.
-_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+# take for line breaks, the C1 controls a terminal obeys (U+009B opens a CSI sequence
+# as ESC [ does) and the bidi controls: escaped, so one record is one inert line.
+_LINE_BREAKS = str.maketrans({
+    char: f"\\u{ord(char):04x}"
+    for char in [*map(chr, range(0x80, 0xA0)), "\u2028", "\u2029", *_BIDI_CHARS]
+})
 
 
 def json_line(value: Any) -> str:
     """``value`` as exactly one line of JSON (UTF-8 text kept readable)."""
     return json.dumps(value, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
+def json_block(value: Any) -> str:
+    """``value`` as indented JSON for a person, escaped as ``json_line`` is."""
+    return json.dumps(value, ensure_ascii=False, indent=2).translate(_LINE_BREAKS)
 
 
 def answer_json(answer: Answer, **extra: Any) -> str:
@@ -40,27 +81,34 @@ def heading_text(heading: tuple[str, ...] | list[str]) -> str:
     return HEADING_JOIN.join(heading)
 
 
+def flowed(text: str) -> str:
+    """Quoted or answered text on one line: its line breaks and other runs of white
+    space as one space (a passage's own line break must not start a line of ours),
+    then ``printable``. The JSON output keeps the exact text."""
+    return printable(" ".join(text.split()))
+
+
 def citation_line(number: int, citation: Citation) -> list[str]:
-    where = f" · {citation.region}" if citation.region else ""
-    lines = [f"[{number}] {citation.title} — {citation.source}{where}"]
+    where = f" · {printable(citation.region)}" if citation.region else ""
+    lines = [f"[{number}] {printable(citation.title)} — {printable(citation.source)}{where}"]
     if citation.heading:
-        lines.append(f"    in {heading_text(citation.heading)}")
-    meta = f"license {citation.license} · fetched {citation.fetched_at}"
+        lines.append(f"    in {printable(heading_text(citation.heading))}")
+    meta = f"license {printable(citation.license)} · fetched {printable(citation.fetched_at)}"
     if citation.kind == "original":
         lines.append(f"    {meta}")
-        lines.append(f"    “{citation.quote}”")
+        lines.append(f"    “{flowed(citation.quote)}”")
     else:
         # Not a quotation: the words come from a process, not from the source.
-        process = citation.process or "an unrecorded process"
+        process = printable(citation.process or "an unrecorded process")
         lines.append(f"    {meta} · {citation.kind} text, produced by {process}")
-        lines.append(f"    {citation.kind} text (not a quotation of the source): {citation.quote}")
+        lines.append(f"    {citation.kind} text (not a quotation of the source): {flowed(citation.quote)}")
     return lines
 
 
 def answer_text(answer: Answer) -> str:
     if answer.refused:
         layer = f" [{answer.refusal_layer}]" if answer.refusal_layer else ""
-        lines = [f"No answer{layer}: {answer.refusal_reason}."]
+        lines = [f"No answer{layer}: {printable(answer.refusal_reason)}."]
     else:
         numbers: dict[tuple[str, str, int, int], int] = {}
         cited: list[Citation] = []
@@ -73,7 +121,7 @@ def answer_text(answer: Answer) -> str:
                     numbers[key] = len(numbers) + 1
                     cited.append(citation)
                 marks.append(f"[{numbers[key]}]")
-            parts.append(f"{sentence.text} {''.join(marks)}")
+            parts.append(f"{flowed(sentence.text)} {''.join(marks)}")
         lines = [" ".join(parts), "", "Sources"]
         for n, citation in enumerate(cited, 1):
             lines.extend(citation_line(n, citation))
@@ -91,7 +139,7 @@ def _tail_lines(answer: Answer) -> list[str]:
         lines.append(f"({len(answer.dropped)} proposed sentence(s) not shown: {summary}; --json lists them)")
     failure = answer.trace.get("generator_failure")
     if failure and not answer.refused:
-        lines.append(f"(answer incomplete, the generator failed: {failure})")
+        lines.append(f"(answer incomplete, the generator failed: {printable(failure)})")
     return lines
 
 
@@ -116,12 +164,23 @@ class TextStream:
                 self._cited.append(citation)
             marks.append(f"[{self._numbers[key]}]")
         self._count += 1
-        return f"{' ' if self._count > 1 else ''}{sentence.text} {''.join(marks)}"
+        return f"{' ' if self._count > 1 else ''}{flowed(sentence.text)} {''.join(marks)}"
 
     def done(self, answer: Answer) -> str:
         if not self._count:
             return answer_text(answer)
+        return "\n".join(self._sources() + _tail_lines(answer))
+
+    def cut_short(self) -> str:
+        """The sources of the sentences already shown, for an answer that failed after
+        them (the store could not record it): no sentence is left without its source."""
+        if not self._count:
+            return ""
+        return "\n".join([*self._sources(), "(answer not recorded: it failed after these "
+                           "sentences were shown; see the error)"])
+
+    def _sources(self) -> list[str]:
         lines = ["", "", "Sources"]
         for n, citation in enumerate(self._cited, 1):
             lines.extend(citation_line(n, citation))
-        return "\n".join(lines + _tail_lines(answer))
+        return lines

@@ -6,7 +6,6 @@ Reads one citation JSON on stdin (as ``ask --json`` prints it), one per line wit
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -16,6 +15,7 @@ from ..errors import InputError
 from ..ops.cite import Resolution, citation_from_json
 from ..records import Citation, to_json
 from ._common import (
+    UTF8_TEXT,
     cli,
     db_option,
     open_tether,
@@ -23,7 +23,7 @@ from ._common import (
     read_json_lines,
     read_text,
 )
-from .render import json_line
+from .render import json_block, json_line
 
 
 def _line(resolution: Resolution, **extra: Any) -> str:
@@ -50,7 +50,7 @@ def _one_citation(obj: dict[str, Any], *, where: str) -> Citation:
               help="One citation per line on stdin (an 'id' key is echoed); one result line each.")
 @click.option("--trace", "trace_id", metavar="TRACE_ID",
               help="Resolve every citation of the answer recorded under TRACE_ID.")
-@click.option("--as", "as_", multiple=True, metavar="PRINCIPAL",
+@click.option("--as", "as_", multiple=True, type=UTF8_TEXT, metavar="PRINCIPAL",
               help="Resolve as these principals (repeatable): unreadable documents are missing.")
 @click.pass_context
 def resolve(
@@ -90,4 +90,4 @@ def resolve(
                              hint="pipe one citation from ask --json, or use --jsonl / --trace")
         citation = _one_citation(parse_json_object(text, where="stdin"), where="stdin")
         resolution = tether.resolve(citation, principals=principals)
-        click.echo(json.dumps(to_json(resolution), ensure_ascii=False, indent=2))
+        click.echo(json_block(to_json(resolution)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ._common import cli, db_option, open_tether
-from .render import json_line
+from .render import json_line, printable
 
 
 @cli.command("shadow-log")
@@ -26,7 +26,9 @@ def shadow_log(ctx: click.Context, db: str | None, as_json: bool, limit: int | N
         click.echo("The shadow log is empty (no gate in shadow mode has disagreed yet).")
         return
     for entry in entries:
-        click.echo(f"{entry['created_at']}  {entry['trace_id']}  {entry['gate']}/{entry['layer']}")
-        click.echo(f"  Q: {entry['question']}")
-        click.echo(f"  would suppress {entry['suppressed']}: {entry['text']}")
-        click.echo(f"  because: {entry['reason']}")
+        lines = [f"{entry['created_at']}  {entry['trace_id']}  {entry['gate']}/{entry['layer']}",
+                 f"  Q: {entry['question']}",
+                 f"  would suppress {entry['suppressed']}: {entry['text']}",
+                 f"  because: {entry['reason']}"]
+        for line in lines:  # a question or a text is a value: one line, controls escaped
+            click.echo(printable(line))

@@ -28,6 +28,7 @@ from ..records import KINDS, PUBLIC, Document, Passage, Piece, SlicedPassages, V
 from ..store import Store
 from ..store.protocols import FileRecord
 from ..text import instructions as injection
+from ..text.jsonin import loads_strict
 from .extract import SUPPORTED_SUFFIXES, extract_bytes, read_file
 from .segment import passage_spans, region_label
 
@@ -94,7 +95,17 @@ class Metadata:
                 ) from exc
         if not self.acl or any(not isinstance(p, str) or not p.strip() for p in self.acl):
             raise InputError("acl must list at least one non-empty principal")
+        for name, value in self._texts():
+            if not _is_utf8(value):  # lone surrogates: no store or JSON can hold them
+                raise InputError(f"{name} is not valid text (bytes that are not UTF-8)")
         return self
+
+    def _texts(self) -> Iterator[tuple[str, str]]:
+        for name in ("source", "title", "license", "fetched_at", "process"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                yield name, value
+        yield from (("acl", principal) for principal in self.acl)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +232,9 @@ def load_manifest(path: str | Path) -> dict[Path, dict[str, Any]]:
     """``{"documents": [{"path", "source", "title", ...}]}``, paths relative to the file."""
     manifest = Path(path)
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        # Strict: invalid UTF-8 or a "\udcff" escape in a manifest is bad input (exit 2)
+        # before anything is written, not a title no store can hold.
+        data = loads_strict(manifest.read_bytes(), where=f"manifest {manifest}")
         entries = data["documents"]
         return {
             (manifest.parent / entry["path"]).resolve(): dict(entry)
@@ -229,8 +242,8 @@ def load_manifest(path: str | Path) -> dict[Path, dict[str, Any]]:
         }
     except FileNotFoundError as exc:
         raise InputError(f"manifest not found: {manifest}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"manifest {manifest} is not valid JSON: {exc}") from exc
+    except OSError as exc:  # a folder, no permission
+        raise InputError(f"cannot read manifest {manifest}: {exc.strerror or exc}") from exc
     except (KeyError, TypeError) as exc:
         raise InputError(
             f"manifest {manifest} must be {{\"documents\": [{{\"path\": ...}}, ...]}}: missing {exc}"
@@ -473,13 +486,37 @@ def plan_file(
     except OSError:
         size = mtime_ns = -1  # the read reports why
     stamp = fingerprint(meta, settings)
-    record = store.file_record(str(resolved))
+    record = store.file_record(_record_key(resolved))
     if record is not None and record.fingerprint != stamp:
         record = None
     if (record is not None and not verify and record.mtime_ns > 0
             and (record.size, record.mtime_ns) == (size, mtime_ns)):
         return _unchanged(str(path), record)
     return FileJob(path, meta, stamp, size, mtime_ns, time.time_ns(), record, resolved)
+
+
+def _record_key(resolved: Path) -> str:
+    """The store's key for a file's record: its resolved path, or, for a name whose
+    bytes are not UTF-8 (``os.fsdecode`` hands them over as lone surrogates, which no
+    store or JSON can hold), its ``file://`` URI with those bytes percent-encoded. A
+    resolved path starts with ``/`` and a URI with ``file:``, so the keys never meet,
+    and the same bytes give the same key on every run (re-ingest finds the record)."""
+    key = str(resolved)
+    return key if _is_utf8(key) else resolved.as_uri()
+
+
+def _readable_name(name: str) -> str:
+    """A file name as text for a person (the default title): bytes that are not UTF-8
+    become U+FFFD. Lossy on purpose; the source URI keeps the exact bytes."""
+    return os.fsencode(name).decode("utf-8", "replace")
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: bytes that were not UTF-8
+        return False
+    return True
 
 
 def _unchanged(name: str, record: FileRecord) -> IngestResult:
@@ -506,7 +543,7 @@ def _prepare(job: FileJob, settings: Settings) -> Prepared:
             return Prepared(job, digest)
         built = build_document(
             data, media_type, job.meta, name=str(path), default_source=job.resolved.as_uri(),
-            default_title=path.stem, settings=settings,
+            default_title=_readable_name(path.stem), settings=settings,
         )
         return Prepared(job, digest, built)
     except TetherError as exc:
@@ -531,7 +568,7 @@ def write_prepared(store: Store, prepared: Prepared) -> IngestResult:
     result = _put(store, prepared.built)
     built = prepared.built
     record = FileRecord(
-        path=str(job.resolved), size=job.size, mtime_ns=job.mtime_ns, sha256=prepared.sha256,
+        path=_record_key(job.resolved), size=job.size, mtime_ns=job.mtime_ns, sha256=prepared.sha256,
         fingerprint=job.fingerprint, doc_id=built.document.doc_id, version=built.version.version,
         passages=len(built.passages), chars=len(built.version.text), flags=built.flags,
         dropped=built.dropped,

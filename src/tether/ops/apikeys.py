@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 
-__all__ = ["KEY_PREFIX", "hash_key", "new_key"]
+from ..errors import InputError
+
+__all__ = ["KEY_PREFIX", "check_principal", "hash_key", "new_key"]
 
 KEY_PREFIX = "tk_"
 
@@ -22,3 +25,23 @@ def new_key() -> str:
 
 def hash_key(key: str) -> str:
     return "sha256:" + hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def check_principal(principal: str) -> str:
+    """``principal`` if a key may act as it, else an ``InputError`` (exit 2).
+
+    A principal is matched exactly against document ACLs, stored with the key and
+    logged: it must be non-empty UTF-8 text without control characters. Bytes that
+    are not UTF-8 (lone surrogates from the command line) cannot be stored or logged
+    as text, so they are refused here rather than stored as a key that fails on
+    every request."""
+    if not principal.strip():
+        raise InputError("a principal must not be empty")
+    try:
+        principal.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"principal is not valid UTF-8 (at character {exc.start})") from exc
+    controls = [c for c in principal if unicodedata.category(c) == "Cc"]
+    if controls:
+        raise InputError(f"principal contains control character U+{ord(controls[0]):04X}")
+    return principal
