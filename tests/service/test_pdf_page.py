@@ -486,3 +486,21 @@ def test_page_bounds_are_checked_settings():
     for bad in ({"page_scale": 0}, {"page_scale": 9}, {"max_page_pixels": 0}):
         with pytest.raises(ConfigError):
             load_settings(**bad)
+
+
+def test_the_page_of_a_file_whose_name_is_not_utf8_is_rendered(tmp_path, client_for):
+    folder = tmp_path / "files"
+    folder.mkdir()
+    data, _ = _pdf([[("The Ridgeport canteen opens at seven.", 90.0)]], "Canteen")
+    name = os.fsencode(folder) + b"/caf\xe9.pdf"  # Latin-1 bytes: not UTF-8
+    with open(name, "wb") as handle:
+        handle.write(data)
+    db = tmp_path / "latin.db"
+    _cli("ingest", "--db", str(db), str(folder))
+    with Tether(db, settings=Settings(), create=False) as tether:
+        (doc,) = tether.store.documents()
+        assert "%E9" in doc.source.upper()
+        version = _version(tether, doc.doc_id)
+        got = client_for(tether).get(f"/v1/documents/{doc.doc_id}/versions/{version.version}/pages/1")
+        assert got.status_code == 200, got.text
+        assert client_for(tether).get(got.json()["image"]["url"]).status_code == 200

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote_to_bytes, urlsplit
 from urllib.request import url2pathname
 
 import anyio
@@ -105,7 +105,9 @@ def _source_path(document: Document, settings: Settings) -> Path:
         raise Conflict("the original of this document is not kept: its source is not a "
                        "local file", hint="pages are rendered from file:// sources only "
                        "(documents ingested from a file with `tether ingest`)")
-    path = Path(url2pathname(parts.path))
+    # A name that is not UTF-8 is kept as percent-encoded bytes in its URI (ADR 0049).
+    path = Path(os.fsdecode(unquote_to_bytes(parts.path)) if os.name == "posix"
+                else url2pathname(parts.path))
     try:
         real = path.resolve(strict=True) if path.is_absolute() else None
     except (OSError, RuntimeError):
