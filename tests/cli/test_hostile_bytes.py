@@ -74,7 +74,7 @@ def documents(db: Path) -> list[dict]:
 # -- item 7: bytes that are not UTF-8 ----------------------------------------------
 
 BAD_NAME = b"benzene \xff\xfe notes.txt"
-BAD_EMPTY = b"empty \xc3(.txt"  # invalid UTF-8 and an empty file: fails on its own
+BAD_EMPTY = b"empty \xc3(.txt"  # invalid UTF-8 and binary bytes: fails on its own
 
 
 @pytest.fixture
@@ -86,18 +86,19 @@ def bad_names(tmp_path: Path) -> Path:
     (root / "boiling.txt").write_text("Acetone boils at 56 degrees Celsius.\n")
     with open(os.fsencode(root) + b"/" + BAD_NAME, "wb") as f:  # bytes names, as a shell makes
         f.write(b"Benzene boils at 80 degrees Celsius.\n")
-    open(os.fsencode(root) + b"/" + BAD_EMPTY, "wb").close()
+    with open(os.fsencode(root) + b"/" + BAD_EMPTY, "wb") as f:  # not text: it fails
+        f.write(b"\x00\x01\x02 binary \x00")
     return root
 
 
 def test_a_name_that_is_not_utf8_is_stored_under_its_percent_encoded_uri(bad_names: Path, tmp_path: Path):
     db = tmp_path / "s.db"
     first = tether("ingest", bad_names, "--db", db)
-    # The empty file fails alone, after the others are ingested: exit 1, one line.
+    # The binary file fails alone, after the others are ingested: exit 1, one line.
     assert first.returncode == 1, first.stderr
     assert text(first.stdout).startswith("5 ingested, 0 updated, 0 unchanged, 1 failed"), first.stdout
     lines = error_lines(first)
-    assert lines == [f"failed: {bad_names}/empty \\xc3(.txt: no text (the file is empty or holds only markup)"]
+    assert len(lines) == 1 and lines[0].startswith(f"failed: {bad_names}/empty \\xc3(.txt: looks binary"), lines
     assert not raw_controls(first.stdout + first.stderr)
 
     stored = {d["source"]: d for d in documents(db)}
@@ -190,8 +191,8 @@ def test_control_sequences_in_metadata_and_names_reach_no_output_raw(tmp_path: P
     ingested = tether("ingest", doc, "--db", db, "--title", HOSTILE_TITLE,
                       "--source", f"https://example.org/{OSC}\r\n[2] forged")
     assert ingested.returncode == 0, ingested.stderr
-    # A name with ESC, BEL and a line that looks like a summary; empty, so it fails.
-    (root / f"{OSC}x\n9 ingested, 0 updated, 0 unchanged, 0 failed.txt").write_text("")
+    # A name with ESC, BEL and a line that looks like a summary; binary, so it fails.
+    (root / f"{OSC}x\n9 ingested, 0 updated, 0 unchanged, 0 failed.txt").write_bytes(b"\x00\x01 binary")
     (root / f".hidden{CSI}\r\n").write_text("x")
 
     hostile_id = documents(db)[0]["doc_id"]
@@ -209,7 +210,7 @@ def test_control_sequences_in_metadata_and_names_reach_no_output_raw(tmp_path: P
         assert "Traceback" not in text(proc.stderr)
 
     ingest = runs["ingest"]
-    assert ingest.returncode == 1  # the empty file
+    assert ingest.returncode == 1  # the binary file
     assert len(text(ingest.stdout).splitlines()) == 1  # the one summary line, no forged one
     failed = [line for line in error_lines(ingest) if line.startswith("failed: ")]
     assert len(failed) == 1 and "\\x1b]0;owned\\x07x\\n9 ingested" in failed[0], error_lines(ingest)

@@ -78,6 +78,25 @@ def test_a_folder_of_nothing_ingestible_says_what_it_skipped(tmp_path: Path) -> 
     assert len(run.err.strip().splitlines()) == 1
 
 
+def test_empty_files_are_skipped_not_failed_on_every_run(tmp_path: Path) -> None:
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "empty.txt").write_bytes(b"")
+    (root / "blank.md").write_text("  \n\t\n")
+    (root / "bare.html").write_bytes(b"")
+    for _ in range(2):  # a scheduled ingest: the same answer each time, never an alert
+        run = run_tether("ingest", str(root), "--db", str(tmp_path / "t.db"))
+        assert run.code == 0 and run.err == "", run.err
+        counts, detail = _summary(run.out)
+        assert counts == [0, 0, 0, 0, 3] and detail.startswith("3 empty; 0 files, "), detail
+    (root / "real.txt").write_text("Ammonia has a sharp smell.\n")
+    named = run_tether("ingest", str(root / "empty.txt"), str(root / "real.txt"), "--db",
+                       str(tmp_path / "t.db"), "--verbose")
+    assert named.code == 0
+    assert _summary(named.out)[0] == [1, 0, 0, 0, 1] and "1 file," in named.out
+    assert f"skipped: {root / 'empty.txt'} (empty: no text)" in named.err.splitlines()
+
+
 def test_an_unreadable_folder_is_reported(folder: Path, tmp_path: Path) -> None:
     prefix = unprivileged_prefix(tmp_path)
     locked = folder / "locked"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -14,6 +15,8 @@ from rich.progress import (
     DownloadColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
 )
@@ -80,7 +83,7 @@ def ingest(
     if manifest:  # the manifest is read, not skipped
         skipped = [s for s in skipped if Path(s.path).resolve() != Path(manifest).resolve()]
     results = manifest_failures(entries, paths)
-    if not files and not results:
+    if not files and not results and not any(s.reason == "empty" for s in skipped):
         raise InputError(
             "no ingestible files found in " + ", ".join(paths)
             + (f" (skipped: {_skip_counts(skipped)})" if skipped else ""),
@@ -94,11 +97,11 @@ def ingest(
     store, settings = open_command_store(ctx, db, create=True)
     with closing(store), Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(),
-        MofNCompleteColumn(), DownloadColumn(), TimeElapsedColumn(), console=err, transient=True,
+        _CountColumn(), TimeElapsedColumn(), console=err, transient=True,
         disable=not err.is_terminal,
     ) as progress:
         files_task = progress.add_task("files", total=len(files))
-        bytes_task = progress.add_task("bytes", total=sum(_size(p) for p in files))
+        bytes_task = progress.add_task("bytes", total=sum(_size(p) for p in files), unit="bytes")
 
         def done(path: Path, result: IngestResult, size: int) -> None:
             # The name is a value in rich markup: escaped for the terminal and for rich.
@@ -121,10 +124,22 @@ def ingest(
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("ingested", "updated", "unchanged", "failed"))
     chars = sum(r.chars for r in results)
     why = f"{_skip_counts(skipped)}; " if skipped else ""
-    click.echo(f"{summary}, {len(skipped)} skipped ({why}{len(results)} files, {chars:,} characters"
+    files_read = f"{len(results)} file" + ("" if len(results) == 1 else "s")
+    click.echo(f"{summary}, {len(skipped)} skipped ({why}{files_read}, {chars:,} characters"
                f" of text) → {printable(store.location)}")
     if counts.get("failed"):
         ctx.exit(1)
+
+
+class _CountColumn(ProgressColumn):
+    """Each row counted in its own unit: files as "61/165", bytes as "1.2/3.4 MB"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._files, self._bytes = MofNCompleteColumn(), DownloadColumn()
+
+    def render(self, task: Task) -> Any:
+        return (self._bytes if task.fields.get("unit") == "bytes" else self._files).render(task)
 
 
 def _report(

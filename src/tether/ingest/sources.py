@@ -132,7 +132,10 @@ def _today() -> str:
 
 
 # Why a folder walk passes over an entry, in the order the ingest summary lists them.
-SKIP_REASONS = ("unsupported type", "hidden", "not a regular file", "unreadable folder")
+SKIP_REASONS = ("unsupported type", "empty", "hidden", "not a regular file", "unreadable folder")
+# A file this small that holds only whitespace is empty; a larger one is read and judged
+# by extraction (whitespace-only files of any size are rare, and reading them is bounded).
+_BLANK_SCAN_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,8 @@ def iter_files(
     for path in resolved:
         if path.is_dir():
             yield from _walk(path, note)
+        elif _blank(path):
+            note(Skipped(str(path), "empty", "no text"))
         else:
             yield path
 
@@ -200,7 +205,21 @@ def _skip_reason(path: Path) -> tuple[str, str] | None:
         return "not a regular file", "a broken link" if path.is_symlink() else "a FIFO, socket or device"
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
         return "unsupported type", path.suffix.lower() or "no extension"
+    if _blank(path):
+        return "empty", "no text"
     return None
+
+
+def _blank(path: Path) -> bool:
+    """Whether a regular file is empty or holds only whitespace: nothing to ingest, and
+    not a failure (a scheduled ingest would otherwise fail on it every time)."""
+    try:
+        if not path.is_file() or path.stat().st_size > _BLANK_SCAN_BYTES:
+            return False
+        with path.open("rb") as handle:
+            return not handle.read(_BLANK_SCAN_BYTES).strip()
+    except OSError:
+        return False  # extraction reports what is wrong with it
 
 
 def manifest_failures(
