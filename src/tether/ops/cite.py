@@ -206,8 +206,10 @@ def _pattern(quote: str) -> re.Pattern[str]:
 # emphasis and code marks at a word's edge (not inside snake_case, not a lone "*"),
 # a backslash escape. What a quote from a Markdown source read as text held, and the
 # rendered text does not.
-_MARKDOWN_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_MARKDOWN_LINK = re.compile(r"\[([^\]\n]*)\](?:\([^)\n]*\)|\[[^\]\n]*\])")
+# Bracket and parenthesis runs exclude their own opener, so a scan stops at the next
+# one: a run of "[" costs one pass, not one per "[".
+_MARKDOWN_IMAGE = re.compile(r"!\[[^\[\]\n]*+\]\([^()\n]*+\)")
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]*+)\](?:\([^()\n]*+\)|\[[^\[\]\n]*+\])")
 _MARKDOWN_MARKS = re.compile(r"(?<![\w*_`~\\])[*_`~]{1,3}(?=\S)|(?<=\S)[*_`~]{1,3}(?![\w*_`~])")
 _MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 

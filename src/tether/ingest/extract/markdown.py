@@ -36,7 +36,9 @@ from .visibility import hidden_element
 __all__ = ["HTML_ELEMENTS", "Rendered", "render_markdown"]
 
 # Nesting markdown-it reads before it stops parsing (and drops) the blocks deeper than
-# that: CommonMark's preset stops at 20; each level costs a few Python frames.
+# that: CommonMark's preset stops at 20; each level costs a few Python frames. Inline
+# content keeps the preset's 20: each "[" scans its label up to that many levels deep,
+# and 64 tripled the time of a run of brackets.
 _MAX_NESTING = 64
 
 # The elements HTML defines. A tag in Markdown is raw HTML (its tags are markup, its
@@ -79,21 +81,35 @@ class Rendered:
 
 
 @functools.cache
-def _parser() -> Any:
+def _parser(*, blocks: bool, links: bool = True) -> Any:
+    """The block parser (inline content left unparsed), or an inline parser: with the
+    link and image rules only where the document can hold a link (an unmatched "["
+    costs a label scan each, and without a "](", "][" or a definition none matches)."""
     from markdown_it import MarkdownIt
 
-    parser = MarkdownIt("commonmark", {"html": True, "maxNesting": _MAX_NESTING})
-    return parser.enable(["table", "strikethrough"])
+    options = {"html": True, "maxNesting": _MAX_NESTING} if blocks else {"html": True}
+    parser = MarkdownIt("commonmark", options).enable(["table", "strikethrough"])
+    if blocks:
+        return parser.disable("inline")
+    return parser if links else parser.disable(["link", "image"])
 
 
 def render_markdown(source: str, *, front_matter: int = 0) -> Rendered:
     """``source`` rendered to text; its first ``front_matter`` lines (YAML or TOML
     front matter) are dropped."""
     lines = source.split("\n")
+    body = "\n".join(lines[front_matter:])
+    env: dict[str, Any] = {}
+    tokens = _parser(blocks=True).parse(body, env)
+    inline = _parser(blocks=False, links="](" in body or "][" in body or bool(env.get("references")))
+    for token in tokens:
+        if token.type == "inline":
+            token.children = []
+            inline.inline.parse(token.content, inline, env, token.children)
     renderer = _Renderer(lines[front_matter:])
     if front_matter:
         renderer.hidden.append("\n".join(lines[:front_matter]))
-    renderer.run(_parser().parse("\n".join(lines[front_matter:])))
+    renderer.run(tokens)
     return Rendered("\n".join(renderer.out), renderer.hidden)
 
 
