@@ -199,3 +199,19 @@ def test_each_never_rendered_element_is_tested_or_conditional() -> None:
 ])
 def test_the_css_rules_read_a_declaration_block_as_a_browser_does(style: str, hidden: bool) -> None:
     assert hidden_by_style(style) is hidden
+
+
+def test_a_hidden_element_whose_tail_holds_a_control_character_is_dropped_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    # Found by tests/fuzz/test_fuzz_extract.py: lxml refused to re-set the tail (exit 70).
+    page = tmp_path / "ctl.html"
+    page.write_bytes(b"<p>Before the div.</p><div style='display:none'>x</div>\x1f after it")
+    done = _cli("ingest", str(page), "--db", str(tmp_path / "t.db"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    store = SQLiteStore(tmp_path / "t.db")
+    try:
+        text = store.version(ids.doc_id_for(page.resolve().as_uri())).text
+    finally:
+        store.close()
+    assert text.startswith("Before the div.") and "after it" in text and "x\n" not in text

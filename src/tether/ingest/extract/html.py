@@ -329,10 +329,31 @@ def _prepared_html(root: Any, hidden: list[Any]) -> str:
     if hidden:
         for element in _hidden_elements(page):
             if element.getparent() is not None:
-                element.drop_tree()  # its tail is the next visible text: kept
+                _drop_tree(element)  # its tail is the next visible text: kept
     _collapse_source_whitespace(page)
     _mark_terms(page)
     return str(etree.tostring(page, encoding="unicode", method="html"))
+
+
+# C0 controls the HTML parser lets into text but lxml refuses to set again.
+_XML_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _drop_tree(element: Any) -> None:
+    """``element.drop_tree()``: the element goes, its tail joins the text before it.
+    A tail holding a control character lxml refuses to set again joins without it."""
+    try:
+        element.drop_tree()
+        return
+    except ValueError:
+        pass
+    tail, element.tail = element.tail or "", None
+    previous, parent = element.getprevious(), element.getparent()
+    parent.remove(element)
+    if previous is None:
+        _set_text(parent, "text", (parent.text or "") + _XML_REFUSED.sub("", tail))
+    else:
+        _set_text(previous, "tail", (previous.tail or "") + _XML_REFUSED.sub("", tail))
 
 
 def _mark_terms(root: Any) -> None:
