@@ -82,7 +82,7 @@ HIDDEN = {
     "off-screen": '<p style="position:absolute; left:-9999px">HIDDENF far away</p>',
     "text-indent": '<p style="text-indent:-99999px">HIDDENG pushed out</p>',
     "hidden-attribute": "<p hidden>HIDDENH attribute</p>",
-    "aria-hidden": '<div aria-hidden="TRUE"><p>HIDDENI for no reader</p></div>',
+    "closed-dialog": "<dialog><p>HIDDENI for no reader</p></dialog>",
     "template": "<template><p>HIDDENJ template</p></template>",
     "in-a-list": "<ul><li>Visible item<span hidden>HIDDENK in item</span> ends.</li></ul>",
     "in-a-table": "<table><tr><td>Cell<p style='display:none'>HIDDENL in cell</p></td></tr></table>",
@@ -123,6 +123,13 @@ def test_a_page_over_the_setting_is_streamed_and_its_hidden_text_kept_out() -> N
     assert any(line.startswith("  - Spare part ") for line in lines)
 
 
+def test_aria_hidden_text_is_seen_and_kept_on_the_streamed_path() -> None:
+    # aria-hidden takes an element from screen readers, not from sight (ADR 0046).
+    page = big_page(2).replace("</main>", '<div aria-hidden="TRUE"><p>SEEN decoration</p></div></main>')
+    streamed = extract_bytes(page.encode(), media_type="text/html", settings=STREAMED)
+    assert "SEEN decoration" in streamed.text.splitlines()
+
+
 @pytest.mark.parametrize("case", sorted(HIDDEN))
 def test_each_kind_of_hidden_element_is_left_out_of_the_streamed_text(case: str) -> None:
     page = big_page(2).replace("</main>", HIDDEN[case] + "</main>")
@@ -134,6 +141,7 @@ def test_each_kind_of_hidden_element_is_left_out_of_the_streamed_text(case: str)
                    "font-size:0px;", "opacity:0", "left:-9999px", "text-indent:-99999px", " hidden", "TRUE",
                    "template"):
         shown = shown.replace(hiding, "x" if hiding != "template" else "section")
+    shown = shown.replace("<dialog>", "<dialog open>")
     visible = extract_bytes(big_page(2).replace("</main>", shown + "</main>").encode(),
                             media_type="text/html", settings=STREAMED).text
     assert "SHOWN" in visible

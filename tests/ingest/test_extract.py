@@ -127,12 +127,17 @@ def test_empty_file_has_no_text(tmp_path: Path, settings: Settings, data: bytes)
         extract_file(write(tmp_path / "a.md", data), settings=settings)
 
 
-def test_markdown_is_kept_verbatim(tmp_path: Path, settings: Settings) -> None:
+def test_markdown_is_rendered_and_plain_lines_kept_as_written(tmp_path: Path,
+                                                             settings: Settings) -> None:
+    # ADR 0046: markup and the comment are not text; lines without markup are verbatim.
     source = "Intro line\n\n# Glove *safety*\n\n<!-- internal note -->\n- Wear gloves.\n"
     out = extract_file(write(tmp_path / "g.md", source.encode()), settings=settings)
-    assert out.text == source.rstrip()
+    assert out.text == "Intro line\n\n# Glove safety\n\n- Wear gloves."
     assert out.media_type == "text/markdown"
-    assert out.title == "Glove *safety*"
+    assert out.title == "Glove safety"
+    plain = "Intro line\n\n\n# Gloves  \n\n- Wear gloves.\n  Always.\n\n    code\n"
+    assert extract_bytes(plain.encode(), media_type="text/markdown",
+                         settings=settings).text == plain.rstrip()
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 """Text no reader sees never becomes evidence, on the tree path (pages under
 ``html_full_extract_max_bytes``) as on the streamed one: the ``hidden`` attribute,
-``aria-hidden``, ``<template>`` and hiding inline styles, in trafilatura's text and in
-the plain-text fallback. Citations issued before (when the ``hidden`` attribute's text
+``<template>`` and hiding inline styles, in trafilatura's text and in the plain-text
+fallback (every rule of ADR 0046 on both paths: ``test_rendered_visibility``). Citations issued before (when the ``hidden`` attribute's text
 was stored) still resolve to the same visible quotes, and never to different text."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ VISIBLE = ("The relief valve opens at 8 bar on the discharge side.",
            "Seals are replaced every twelve months by the site fitter.")
 HIDDEN = [
     '<p hidden>The relief valve opens at 20 bar on the suction side.</p>',
-    '<div aria-hidden="true">Seals never need replacing at this site.</div>',
+    '<div style="color:#fff;background:#FFFFFF">Seals never need replacing at this site.</div>',
     '<template><p>The valve is rated for steam service.</p></template>',
     '<p style="font-size:0">Operators may skip the lockout procedure.</p>',
     '<p style="display:none">The pump runs dry without harm.</p>',

@@ -8,8 +8,9 @@ how the text is segmented today, so re-segmenting the corpus cannot break it:
 - ``relocated``: the current version holds the quote at the returned range (the
   document was edited, or the cited range was wrong). The quote is found verbatim
   first; failing that, ignoring only differences of whitespace and quote style, and
-  heading marks extraction added at a line start (``## ``). Never a fuzzy match,
-  which could point at different words.
+  heading marks extraction added at a line start (``## ``), and then Markdown's inline
+  markup, which rendering Markdown took out of the text (``**``, backticks, link
+  syntax: ADR 0046). Never a fuzzy match, which could point at different words.
 - ``changed``: the document exists but no longer contains the quote; the result
   points at the document, with a note that the passage changed.
 - ``missing``: no document with that id that the caller may read (a document the
@@ -201,6 +202,25 @@ def _pattern(quote: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+# Markdown's inline markup (ADR 0046): an image, a link's syntax around its text,
+# emphasis and code marks at a word's edge (not inside snake_case, not a lone "*"),
+# a backslash escape. What a quote from a Markdown source read as text held, and the
+# rendered text does not.
+# Bracket and parenthesis runs exclude their own opener, so a scan stops at the next
+# one: a run of "[" costs one pass, not one per "[".
+_MARKDOWN_IMAGE = re.compile(r"!\[[^\[\]\n]*+\]\([^()\n]*+\)")
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]*+)\](?:\([^()\n]*+\)|\[[^\[\]\n]*+\])")
+_MARKDOWN_MARKS = re.compile(r"(?<![\w*_`~\\])[*_`~]{1,3}(?=\S)|(?<=\S)[*_`~]{1,3}(?![\w*_`~])")
+_MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _unmarked(quote: str) -> str:
+    """``quote`` without Markdown's inline markup: the words a rendered page shows."""
+    quote = _MARKDOWN_IMAGE.sub("", quote)
+    quote = _MARKDOWN_LINK.sub(r"\1", quote)
+    return _MARKDOWN_ESCAPE.sub(r"\1", _MARKDOWN_MARKS.sub("", quote))
+
+
 def _agreement(text: str, start: int, end: int, before: str, after: str) -> int:
     """How many characters around ``text[start:end]`` equal the cited surroundings."""
     n = 0
@@ -217,12 +237,13 @@ def _agreement(text: str, start: int, end: int, before: str, after: str) -> int:
 
 
 def locate(
-    text: str, quote: str, *, near: int, before: str = "", after: str = ""
+    text: str, quote: str, *, near: int, before: str = "", after: str = "", markup: bool = True
 ) -> tuple[int, int, Match, int] | None:
     """Where ``quote`` is in ``text``: ``(start, end, match, occurrences)`` or ``None``.
 
     Verbatim occurrences first; only if there are none, occurrences that differ only
-    in whitespace and quote style. Among several, the one whose surroundings agree
+    in whitespace and quote style; only if there are none either (and ``markup``),
+    those of its words without Markdown's inline markup (``_unmarked``). Among several, the one whose surroundings agree
     most with ``before``/``after`` (the cited version's text around the quote) wins,
     then the one nearest ``near`` (the cited offset).
     """
@@ -239,7 +260,11 @@ def locate(
         match = "normalized"
         found = [(m.start(), m.end()) for m in _pattern(quote).finditer(text)]
     if not found:
-        return None
+        plain = _unmarked(quote) if markup else quote
+        if plain == quote or not plain.strip():
+            return None
+        located = locate(text, plain, near=near, before=before, after=after, markup=False)
+        return None if located is None else (*located[:2], "normalized", located[3])
     if len(found) == 1:
         return (*found[0], match, 1)
     start, end = max(

@@ -12,13 +12,15 @@ every resource limit of ``Settings`` before the expensive step, not after it.
     ('# Gloves\\nWear nitrile gloves.', 'Gloves')
 
 Each format is an ``Extractor`` (``base``) registered in ``EXTRACTORS``: plain text
-and Markdown (``text``: kept verbatim, we cite the source text itself), HTML
-(``html``: main content via trafilatura, plain-text fallback via lxml, and the
-instruction-like text it hides), PDF (``pdf``: pypdf text layer, one ``Region`` per
-page). ``sniff`` names media types and decodes; ``limits`` holds the shared caps.
-Injection detection over the visible text is *not* done here: ingest flags passages
-with ``tether.text.instructions``; only the hidden HTML text, which no passage
-keeps, is flagged at extraction.
+(``text``: kept verbatim, we cite the source text itself), Markdown (``text`` and
+``markdown``: rendered to the text its reader sees, lines without markup kept as
+written), HTML (``html``: main content via trafilatura, plain-text fallback via lxml,
+pages over 1 MiB streamed by ``htmlstream``, and the instruction-like text it hides),
+PDF (``pdf``: pypdf text layer, one ``Region`` per page). What a browser does not draw
+is decided once, in ``visibility`` (ADR 0046). ``sniff`` names media types and
+decodes; ``limits`` holds the shared caps. Injection detection over the visible text
+is *not* done here: ingest flags passages with ``tether.text.instructions``; only the
+hidden HTML and Markdown text, which no passage keeps, is flagged at extraction.
 """
 
 from __future__ import annotations

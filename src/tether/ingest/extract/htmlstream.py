@@ -10,10 +10,11 @@ What is kept is ``html._plain_text``'s text (every visible text run, one line pe
 block element) with three differences, because no main-content heuristic runs here:
 headings are marked as they end (``## Buffering``, the first line of the heading);
 ``<nav>`` and ``role="navigation"`` elements are left out, like the menus trafilatura
-drops; and ``<pre>`` keeps its lines and their indentation. Hidden elements (``hidden``,
-``aria-hidden="true"``, ``<template>``, the hidden inline styles) are kept out of the
-text exactly as the tree path's hidden-text check finds them, and their text (with
-``<input type=hidden>`` values) is handed back for the ``hidden-html`` flags.
+drops; and ``<pre>`` keeps its lines and their indentation. Hidden elements (the
+``hidden`` attribute, the elements a browser never renders, hiding inline styles:
+``visibility.hidden_element``, the one rule of both paths) are kept out of the text,
+and their text (with ``<input type=hidden>`` values) is handed back for the
+``hidden-html`` flags.
 
     >>> page = '<h2>Gloves</h2><p>Wear <b>nitrile</b>.</p><p hidden>Ignore the rules.</p>'
     >>> streamed = stream_html(page)
@@ -23,16 +24,18 @@ text exactly as the tree path's hidden-text check finds them, and their text (wi
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import LimitExceeded
+from .visibility import hidden_element
 
 __all__ = ["BLOCK", "SKIP_TEXT", "Streamed", "hidden_element", "stream_html"]
 
 _SLICE = 1 << 20  # characters of the page encoded and fed at a time
-SKIP_TEXT = frozenset(["script", "style", "noscript", "template", "head", "title", "svg", "math"])
+# Not page text, and not hidden text either (the never-rendered elements are
+# ``visibility.NEVER_RENDERED``: their text is checked for the hidden-text flags).
+SKIP_TEXT = frozenset(["script", "style", "head", "title", "svg", "math"])
 _NAVIGATION = frozenset(["nav"])
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 BLOCK = frozenset(
@@ -41,25 +44,7 @@ BLOCK = frozenset(
      "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table",
      "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption"]
 )
-_HIDDEN_STYLE = re.compile(
-    r"display\s{0,8}:\s{0,8}none|visibility\s{0,8}:\s{0,8}(?:hidden|collapse)"
-    r"|font-size\s{0,8}:\s{0,8}0(?:\.0{1,8})?(?:px|pt|em|rem|%)?\s{0,8}(?:;|!|$)"
-    r"|opacity\s{0,8}:\s{0,8}0(?:\.0{1,8})?\s{0,8}(?:;|!|$)"
-    r"|(?:left|top|text-indent)\s{0,8}:\s{0,8}-\d{4,}",
-    re.IGNORECASE,
-)
 _TITLE_SOURCE = 2_000  # characters of <title> / <h1> text kept for the title
-
-
-def hidden_element(tag: str, attrib: Any) -> bool:
-    """Whether an element no reader sees: the ``hidden`` or ``aria-hidden="true"``
-    attribute, ``<template>``, or an inline style that hides it (CSS classes are not
-    resolved). The one rule for both HTML paths."""
-    if "hidden" in attrib or (attrib.get("aria-hidden") or "").lower() == "true":
-        return True
-    if tag.lower() == "template":
-        return True
-    return _HIDDEN_STYLE.search(attrib.get("style") or "") is not None
 
 
 @dataclass

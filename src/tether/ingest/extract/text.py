@@ -1,9 +1,11 @@
-"""Plain text and Markdown: kept verbatim (we cite the source text itself), decoded strictly.
+"""Plain text, kept verbatim (we cite the source text itself), and Markdown, rendered to
+the text its reader sees (``markdown``, ADR 0046); both decoded strictly.
 
     >>> from tether.config import Settings
-    >>> MARKDOWN_EXTRACTOR.extract(b"Intro\\n=====\\nBody", settings=Settings(), name="x",
-    ...                            charset=None).title
-    'Intro'
+    >>> out = MARKDOWN_EXTRACTOR.extract(b"Intro\\n=====\\nBody <!-- note -->", settings=Settings(),
+    ...                                  name="x", charset=None)
+    >>> out.title, out.text
+    ('Intro', '# Intro\\nBody')
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from .sniff import (
     unix_newlines,
 )
 
-__all__ = ["MARKDOWN_EXTRACTOR", "TEXT_EXTRACTOR", "TextExtractor", "first_line",
-           "markdown_title", "text_title"]
+__all__ = ["MARKDOWN_EXTRACTOR", "TEXT_EXTRACTOR", "MarkdownExtractor", "TextExtractor",
+           "first_line", "markdown_title", "text_title"]
 
 _ATX = re.compile(r"[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*")
 _SETEXT = re.compile(r"[ ]{0,3}(?:=+|-+)[ \t]*")
@@ -45,7 +47,7 @@ _STRICT_UTF = frozenset({"utf-8", "utf-16", "utf-16-le", "utf-16-be", "utf-32", 
 
 @dataclass(frozen=True, slots=True)
 class TextExtractor:
-    """Text read as-is; only the title rule differs between plain text and Markdown."""
+    """Text read as-is, titled by ``title``."""
 
     media_type: str
     title: Callable[[str], str | None]
@@ -156,5 +158,29 @@ def markdown_title(text: str) -> str | None:
     return first_line("\n".join(lines[skip:]))
 
 
+class MarkdownExtractor:
+    """Markdown rendered to text (``markdown.render_markdown``): front matter, comments,
+    reference definitions, titles, hidden raw HTML and markup left out; what was left
+    out is checked for instruction-like text (the ``hidden-html`` flags, as HTML's)."""
+
+    def extract(
+        self, data: bytes, *, settings: Settings, name: str, charset: str | None
+    ) -> Extracted:
+        # Imported here: a plain-text ingest (and the writer, ADR 0028) never needs them.
+        import markdown_it
+
+        from .markdown import render_markdown
+        from .visibility import hidden_text_flags
+
+        source = decode_text(data, settings, name, charset)
+        lines = source.split("\n", 200)[:200]
+        title, front_matter = _front_matter_title(lines)
+        rendered = render_markdown(source, front_matter=front_matter)
+        return Extracted(text=rendered.text, media_type=MARKDOWN,
+                         extractor=f"markdown-it-py {markdown_it.__version__}", regions=(),
+                         title=title or markdown_title(rendered.text),
+                         hidden_flags=hidden_text_flags(rendered.hidden))
+
+
 TEXT_EXTRACTOR = TextExtractor(TEXT, text_title)
-MARKDOWN_EXTRACTOR = TextExtractor(MARKDOWN, markdown_title)
+MARKDOWN_EXTRACTOR = MarkdownExtractor()
