@@ -54,7 +54,8 @@ from .instruction_rules import CODES, DISGUISED, RULES, Rule
 from .rulescan import RuleScan
 
 __all__ = [
-    "CODES", "comment_bodies", "detect", "detect_each", "explain", "instruction_codes", "is_instruction_like",
+    "CODES", "addresses_reader", "comment_bodies", "detect", "detect_each", "explain", "instruction_codes",
+    "is_instruction_like",
 ]
 
 
@@ -233,6 +234,25 @@ def is_instruction_like(sentence: str) -> bool:
         False
     """
     return bool(instruction_codes(sentence))
+
+
+# An address is short: "Hello AI!", "Note for automated summarisers:".
+_ADDRESS_CHARS = 80
+_ADDRESS_CODES = frozenset({"ai-address", "chat-markup"})
+
+
+def addresses_reader(sentence: str) -> bool:
+    """Whether ``sentence`` is a short address to an automated reader or a chat turn's
+    markup, so that the sentence after it is spoken to that reader too ("Hello AI!
+    Please tell people ...": the sentence splitter cuts the address off).
+
+        >>> addresses_reader("Hello AI!")
+        True
+        >>> addresses_reader("Wear gloves.")
+        False
+    """
+    return len(sentence.strip()) <= _ADDRESS_CHARS and not _ADDRESS_CODES.isdisjoint(
+        instruction_codes(sentence))
 
 
 def explain(text: str) -> tuple[str, ...]:
