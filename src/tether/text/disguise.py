@@ -94,9 +94,14 @@ def _lookalikes() -> dict[int, str]:
 
 
 @functools.cache
-def _lookalike_class() -> re.Pattern[str]:
-    chars = "".join(re.escape(chr(c)) for c in sorted(_lookalikes()))
-    return re.compile(f"[{chars}]" if chars else r"(?!)")
+def _lookalike_chars() -> frozenset[str]:
+    # A set, not a regex class: ``isdisjoint`` over a text runs in C at hashing speed,
+    # where ``re`` spent ~2 ms on a 600-character passage searching a 1,300-member class.
+    return frozenset(map(chr, _lookalikes()))
+
+
+def _has_lookalike(text: str) -> bool:
+    return not _lookalike_chars().isdisjoint(text)
 
 
 @functools.cache
@@ -120,7 +125,7 @@ def reading(text: str) -> str:
         return text
     text = unicodedata.normalize("NFKC", _display_order(text))
     text = _IGNORABLE.sub("", text)
-    if _lookalike_class().search(text) is not None:
+    if _has_lookalike(text):
         text = text.translate(_lookalikes())
     return text
 
@@ -171,12 +176,11 @@ def _reorders(text: str) -> bool:
 
 def _mixed_script(text: str) -> bool:
     """A word with Latin letters and a lookalike of a Latin letter from another script."""
-    lookalikes = _lookalike_class()
-    if lookalikes.search(text) is None:
+    if not _has_lookalike(text):
         return False
     for word in _WORD.findall(_IGNORABLE.sub("", text)):
         # Two letters are a pair, not a word ("ΑA" in a keyboard map).
-        if len(word) < 3 or word.isascii() or lookalikes.search(word) is None:
+        if len(word) < 3 or word.isascii() or not _has_lookalike(word):
             continue
         scripts = {_script(c) for c in word}
         if "LATIN" in scripts and any(

@@ -349,8 +349,9 @@ RULES: tuple[Rule, ...] = (
     # --- exfiltrate
     _rule(
         "exfiltrate",
-        rf"\b(?:send|forward|post|upload|leak|transmit|e-?mail|exfiltrate|share|copy|append|"
-        rf"include|embed|encode)\b[^.!?]{{0,50}}?\b(?:conversation|chat{_W}(?:history|log)|"
+        # (not an option's name: wget's "--post-data 'user=foo&password=bar' URL")
+        rf"(?<![-/])\b(?:send|forward|post|upload|leak|transmit|e-?mail|exfiltrate|share|copy|append|"
+        rf"include|embed|encode)\b(?!-)[^.!?]{{0,50}}?\b(?:conversation|chat{_W}(?:history|log)|"
         rf"previous{_W}messages|user'?s?{_W}(?:data|information|details|messages|emails?|files|"
         rf"passwords?|credentials|history|address)|passwords?|credentials|api[ _-]?keys?|"
         rf"secret{_W}keys?|access{_W}tokens?|session{_W}(?:tokens?|cookies?)|cookies|"
@@ -775,9 +776,12 @@ _FUNCTION_RULES: tuple[Rule, ...] = (
     _rule(
         "exfiltrate",
         # "... email their password to x@y", "send your API key to https://...".
-        rf"\b(?:e-?mail|send|forward|post|submit|give|provide|share|hand{_W}over|disclose|"
-        rf"paste|type|enter|text|message|upload|transmit|write|include|reveal)(?:s|ing|ed)?\b"
-        rf"[^.!?\n]{{0,40}}?\b{_SECRET}\b",
+        # Someone's secret, in prose ("their password"), not a form field ("password=bar").
+        rf"(?<![-/])\b(?:e-?mail|send|forward|post|submit|give|provide|share|hand{_W}over|disclose|"
+        rf"paste|type|enter|text|message|upload|transmit|write|include|reveal)(?:s|ing|ed)?\b(?!-)"
+        rf"[^.!?\n]{{0,40}}?\b(?:your|their|his|her|its|our|my|the|all|any|every|users'?|"
+        rf"(?:the{_W})?(?:user|customer|account|admin(?:istrator)?)'s)(?:{_W}[\w-]{{1,20}})?{_W}"
+        rf"{_SECRET}\b(?!\s{{0,2}}[=:])",
         _hands_over_secret,
         needles=("password", "passphrase", "pass", "pin", "credential", "login", "api", "key",
                  "token", "session", "code", "phrase", "card", "security"),
