@@ -169,7 +169,9 @@ def test_the_one_difference_from_before_is_the_turkish_i() -> None:
     # (the disguises are new, and found apart from the rules)
     differ = [t for t in CORPUS
               if _legacy(t) != tuple(n for n in reference(t) if n not in DISGUISED_NAMES)]
-    assert all(set("\u0130\u0131") & set(instructions._normalise(t)) for t in differ), differ[:3]
+    # (the text as written: reading it as a person does now folds the Turkish I too;
+    # and what tag characters spell is read as well, which the old scan never did)
+    assert all(set("\u0130\u0131") & set(t) or smuggled(t) for t in differ), differ[:3]
     assert differ  # the corpus does hold such texts (the variants)
 
 

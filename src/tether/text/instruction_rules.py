@@ -613,11 +613,19 @@ _NEGATED_BEFORE = re.compile(r"\b(?:never|not|no|n't|without|avoid|nobody|refuse
 
 # What a turn says is a clause ("assistant: The crane may be used in any wind."); a
 # label is not ("Assistant: Dana Okafor, warehouse supervisor.").
-_CLAUSE = re.compile(
-    r"[^.!?\n]{0,120}?\b(?:is|are|was|were|be|can|cannot|can't|may|must|should|will|won't|would|"
-    r"never|always|has|have|had|does|do|did|needs?|contains?|requires?|you|I)\b",
+_CLAUSE_WORD = re.compile(
+    r"\b(?:is|are|was|were|be|can|cannot|can't|may|must|should|will|won't|would|never|always|"
+    r"has|have|had|does|do|did|needs?|contains?|requires?|you|I)\b",
     re.IGNORECASE,
 )
+_CLAUSE_END = re.compile(r"[.!?\n]")
+
+
+def _says_a_clause(text: str, start: int) -> bool:
+    """A verb-like word in the 120 characters from ``start``, before the sentence ends."""
+    window = text[start : start + 120]
+    end = _CLAUSE_END.search(window)
+    return _CLAUSE_WORD.search(window, 0, end.start() if end else len(window)) is not None
 
 
 def _turn_prefix(text: str, match: re.Match[str]) -> bool:
@@ -625,7 +633,7 @@ def _turn_prefix(text: str, match: re.Match[str]) -> bool:
     word inside prose nor a label."""
     before = text[: match.start()]
     at_start = not before.strip(_TURN_MARKS) or _TURN_START.search(before[-40:]) is not None
-    return at_start and _CLAUSE.match(text, match.end() - 1) is not None
+    return at_start and _says_a_clause(text, match.end() - 1)
 
 
 def _hands_over_secret(text: str, match: re.Match[str]) -> bool:
