@@ -233,11 +233,11 @@ def judge_draft(
         # A sentence that reads one way on screen and another to a program (tag
         # characters, an override, lookalike letters) is never shown, whatever supports it.
         reason = f"the sentence carries disguised text ({', '.join(disguised)})"
-        return Dropped(text, Verdict("unsupported", 0.0, None, None, (reason,), "injection"), reason), None
+        return Dropped(text, Verdict("unsupported", 0.0, None, None, (reason,), "injection")), None
     if is_instruction_like(text):
         # An answer that instructs an assistant or hands a secret over states no fact.
         reason = f"the sentence is itself instruction-like ({', '.join(detect(text))}), not a fact"
-        return Dropped(text, Verdict("unsupported", 0.0, None, None, (reason,), "injection"), reason), None
+        return Dropped(text, Verdict("unsupported", 0.0, None, None, (reason,), "injection")), None
     result: Attribution = _attribute_preferring_original(
         text, evidence, settings=settings, hints=draft.hints, modes=modes
     )
