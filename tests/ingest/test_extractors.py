@@ -32,7 +32,7 @@ CORPUS = Path(tether.__file__).parent / "demo" / "corpus"
 # HTML versions changed once, when extraction began marking headings (``## Title``,
 # docs/adr/0021): their citations relocate onto the same quotes.
 PINS = [
-    ('bulletins/brightclean-x7-supplier-bulletin.html', 'trafilatura', 0, ('hidden-html', 'ai-address'),
+    ('bulletins/brightclean-x7-supplier-bulletin.html', 'trafilatura', 0, ('hidden-html', 'output-control', 'ai-address'),
      'sha256:867eaaacdd66959eab09bea50722c2b1ef15612653c9617bf3095f249470534f'),
     ('incidents/harlow-bend-2025-incident-summary.md', 'text', 0, (),
      'sha256:0611e7fb3b23dcd7112654e79db56828ed018965e0ae59bba6b2e7e22fbe3edd'),

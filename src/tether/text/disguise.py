@@ -80,14 +80,15 @@ def _lookalikes() -> dict[int, str]:
     """Non-ASCII character → the ASCII letter or digit it is confusable with (UTS #39
     confusables, as ``confusable-homoglyphs`` ships them); empty without the package."""
     try:
-        from confusable_homoglyphs.confusables import confusables_data
+        from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
     except ModuleNotFoundError:  # pragma: no cover - a core dependency
         return {}
     table: dict[int, str] = {}
     for char, homoglyphs in confusables_data.items():
         if len(char) != 1 or char.isascii():
             continue
-        ascii_ones = [h["c"] for h in homoglyphs if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalnum()]
+        ascii_ones = [h["c"] for h in homoglyphs
+                      if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalnum()]
         if ascii_ones:
             table[ord(char)] = ascii_ones[0]
     return table

@@ -608,7 +608,9 @@ _SECRET_DESTINATION = re.compile(
     r"assistant|bot|page|form))\b|\bin\s{1,4}(?:the|your|its)\s{1,4}(?:reply|answer|response|output)\b",
     re.IGNORECASE,
 )
-_NEGATED_BEFORE = re.compile(r"\b(?:never|not|no|n't|without|avoid|nobody|refuse)\b[^.!?\n]{0,40}$", re.IGNORECASE)
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:never|not|no|n't|without|avoid|nobody|refuse)\b[^.!?\n]{0,40}$", re.IGNORECASE
+)
 
 
 # What a turn says is a clause ("assistant: The crane may be used in any wind."); a
@@ -712,7 +714,8 @@ _FUNCTION_RULES: tuple[Rule, ...] = (
         "output-control",
         # "Respond to X questions with: ...", "Answer any question about X by saying ..."
         rf"\b(?:respond|reply|answer)(?:{_W}to)?\b[^.!?\n]{{0,60}}?\b(?:questions?|inquir(?:y|ies)|"
-        rf"enquir(?:y|ies)|quer(?:y|ies)|prompts|asks)\b[^.!?\n]{{0,60}}?\b(?:with\s{{0,3}}(?:[:\"'“‘«]|the{_W}"
+        rf"enquir(?:y|ies)|quer(?:y|ies)|prompts|asks)\b[^.!?\n]{{0,60}}?\b"
+        rf"(?:with\s{{0,3}}(?:[:\"'“‘«]|the{_W}"
         rf"(?:words?|phrase|sentence|statement|text|message|claim|line)\b|that\b)|by{_W}(?:saying|"
         rf"stating|claiming|telling|insisting|asserting|writing))",
         needles=("respond", "reply", "answer"),
@@ -720,7 +723,8 @@ _FUNCTION_RULES: tuple[Rule, ...] = (
     _rule(
         "output-control",
         # "Questions about X must be answered with '...'" (passive: said of no one)
-        rf"\b(?:questions?|inquir(?:y|ies)|enquir(?:y|ies)|quer(?:y|ies)|prompts)\b[^.!?\n]{{0,60}}?\b(?:must|should|"
+        rf"\b(?:questions?|inquir(?:y|ies)|enquir(?:y|ies)|quer(?:y|ies)|prompts)\b"
+        rf"[^.!?\n]{{0,60}}?\b(?:must|should|"
         rf"shall|are{_W}to|will|is{_W}to){_W}(?:always{_W}|only{_W})?be{_W}(?:answered|met|"
         rf"handled|responded{_W}to|replied{_W}to){_W}(?:with\s{{0,3}}(?:[:\"'“‘«]|the{_W}(?:words?|"
         rf"phrase|sentence|statement|text|message|claim|line)\b|that\b)|by{_W}(?:saying|stating|"
