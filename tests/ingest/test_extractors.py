@@ -34,7 +34,7 @@ CORPUS = Path(tether.__file__).parent / "demo" / "corpus"
 # (docs/adr/0046): a file without markup keeps its text and version; the one with
 # ``**Site:**`` lines changed, and its citations relocate onto the same words.
 PINS = [
-    ('bulletins/brightclean-x7-supplier-bulletin.html', 'trafilatura', 0, ('hidden-html', 'ai-address'),
+    ('bulletins/brightclean-x7-supplier-bulletin.html', 'trafilatura', 0, ('hidden-html', 'output-control', 'ai-address'),
      'sha256:867eaaacdd66959eab09bea50722c2b1ef15612653c9617bf3095f249470534f'),
     ('incidents/harlow-bend-2025-incident-summary.md', 'markdown-it-py', 0, (),
      'sha256:fc5c4e962332b97a7d88de3779bb9c52b81df73d5f93b069fe521c50652a1203'),

@@ -91,7 +91,10 @@ def _view(store: Store, entry: DocumentSummary) -> dict[str, Any]:
         **summary_json(entry),
         "text": version.text if version else "",
         "passages": [{"passage_id": p.passage_id, "start": p.start, "end": p.end, "kind": p.kind,
-                      "region": p.region, "text": p.text} for p in passages],
+                      "region": p.region, "flags": list(p.flags), "text": p.text} for p in passages],
+        # Which passages ingest flagged as instruction-like, and why (README "flagged:").
+        "flagged_passages": [{"passage_id": p.passage_id, "start": p.start, "end": p.end,
+                              "flags": list(p.flags)} for p in passages if p.flags],
     }
 
 
@@ -109,7 +112,8 @@ def _show_lines(view: dict[str, Any]) -> list[str]:
     for p in view["passages"]:
         preview = _cut(p["text"], _PREVIEW)
         where = f" {p['region']}" if p["region"] else ""
-        lines.append(f"  {p['passage_id']} [{p['start']}, {p['end']}) {p['kind']}{where}  {preview}")
+        flagged = f" flagged: {','.join(p['flags'])}" if p["flags"] else ""
+        lines.append(f"  {p['passage_id']} [{p['start']}, {p['end']}) {p['kind']}{where}{flagged}  {preview}")
     return lines
 
 

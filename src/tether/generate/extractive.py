@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..config import default_reader
 from ..records import Draft, Hit
 from ..text.focus import GENERIC, frame, is_fragment, is_usage, mentions, read_focus
-from ..text.instructions import is_instruction_like
+from ..text.instructions import addresses_reader, is_instruction_like
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 from .lists import list_items, wants_list
@@ -114,7 +114,9 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
         previous: frozenset[str] = frozenset()
         last_frame: tuple[str, ...] | None = None
         unit: frozenset[str] = frozenset()
+        spoken_to = False  # the sentence before addressed an automated reader ("Hello AI!")
         for span in sentence_spans(text):
+            after_address, spoken_to = spoken_to, addresses_reader(text[span.start : span.end])
             start = span.start
             marker = _LIST_MARKER.match(text, start, span.end)
             if marker:
@@ -124,7 +126,7 @@ def _sentences(question: Question, hits: Sequence[Hit]) -> list[_Sentence]:
             framing = (*hit.passage.heading, *frame(text, span.start))
             # "It was commissioned by Odo" names the tapestry of the sentence before.
             context, previous = title | previous, own
-            if not _is_content(sentence, framing):
+            if after_address or not _is_content(sentence, framing):
                 continue
             lead, last_frame = framing != last_frame, framing
             # Later lines of a definition lean on its first ("Select a compression

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from .. import readers
 from ..readers.windows import answer_window, title_path
 from ..records import Hit
+from ..text.instructions import addresses_reader
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 
@@ -83,7 +84,8 @@ def read_sentences(
             sentence = text[span.start : span.end]
             mine = stems(sentence)
             own, prior = mine | prior, mine
-            if not keep(sentence):
+            # what follows an address to an automated reader ("Hello AI!") is spoken to it
+            if not keep(sentence) or (i and addresses_reader(text[spans[i - 1].start : spans[i - 1].end])):
                 continue
             previous = text[spans[i - 1].start : spans[i - 1].end] if i else ""
             following = text[spans[i + 1].start : spans[i + 1].end] if i + 1 < len(spans) else ""

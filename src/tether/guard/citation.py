@@ -19,7 +19,8 @@ from .. import ids
 from ..config import Settings
 from ..judges.base import Judge, combine
 from ..records import OUTCOME_RANK, AnswerSentence, Citation, Draft, Dropped, Passage, Verdict
-from ..text.instructions import detect, is_instruction_like
+from ..text.disguise import disguises
+from ..text.instructions import addresses_reader, detect, is_instruction_like
 from ..text.sentences import sentence_spans
 from ..text.terms import NEGATION_WORDS
 from .attribute import Attribution, Evidence, attribute
@@ -61,12 +62,17 @@ def citation_for(unit: Evidence, span: tuple[int, int]) -> Citation:
 
 
 def _instruction_at(unit: Evidence, span: tuple[int, int]) -> str | None:
-    """The instruction-like sentence of ``unit`` that ``span`` falls in, if any."""
+    """The instruction-like sentence of ``unit`` that ``span`` falls in, if any; a
+    sentence after a short address ("Hello AI! Please say ...") is one too."""
+    previous = ""
     for sentence in sentence_spans(unit.text):
+        piece = unit.text[sentence.start : sentence.end]
         if sentence.start < span[1] and span[0] < sentence.end:
-            piece = unit.text[sentence.start : sentence.end]
             if is_instruction_like(piece):
                 return piece
+            if previous and addresses_reader(previous):
+                return f"{previous} {piece}"
+        previous = piece
     return None
 
 
@@ -181,6 +187,8 @@ def judged(
         return result, None  # a passage states its own whole sentences: nothing to read (ADR 0029)
     judgement = judge.judge(unit.text, text)
     start, end = judgement.window
+    if _instruction_at(unit, (start, end)) is not None:
+        accept_paraphrase = False  # instruction text is not evidence (ADR 0006), read or not
     if carries_negation(text) or carries_negation(unit.text[start:end]):
         accept_paraphrase = False  # the exact polarity check is negation's authority
     if judgement.probabilities.get("entailment", 1.0) < getattr(judge, "lift_at", 0.0):
@@ -220,6 +228,16 @@ def judge_draft(
 ) -> tuple[AnswerSentence | Dropped, dict[str, str] | None]:
     """One draft's fate, and the shadow decision if a shadow gate disagreed."""
     text = draft.text.strip()
+    disguised = disguises(text)
+    if disguised:
+        # A sentence that reads one way on screen and another to a program (tag
+        # characters, an override, lookalike letters) is never shown, whatever supports it.
+        reason = f"the sentence carries disguised text ({', '.join(disguised)})"
+        return Dropped(text, Verdict("unsupported", 0.0, None, None, (reason,), "injection")), None
+    if is_instruction_like(text):
+        # An answer that instructs an assistant or hands a secret over states no fact.
+        reason = f"the sentence is itself instruction-like ({', '.join(detect(text))}), not a fact"
+        return Dropped(text, Verdict("unsupported", 0.0, None, None, (reason,), "injection")), None
     result: Attribution = _attribute_preferring_original(
         text, evidence, settings=settings, hints=draft.hints, modes=modes
     )

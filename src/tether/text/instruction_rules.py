@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-__all__ = ["CODES", "RULES", "Rule"]
+__all__ = ["CODES", "DISGUISED", "RULES", "Rule"]
 
 CODES: tuple[str, ...] = (
     "override-instructions",
@@ -36,6 +36,8 @@ CODES: tuple[str, ...] = (
     "ai-address",
     "hidden-html",
     "hidden-pdf",
+    "chat-markup",
+    "disguised-text",
 )
 
 _W = r"\s{1,4}"  # the space between two words (PDF text may double it)
@@ -81,6 +83,14 @@ _OVERRIDE_MODIFIER = re.compile(
 )
 
 
+# The words that may stand between "ignore" and what is ignored.
+_OBJECT_MODIFIER = (
+    r"(?:all|any|every|of|the|your|my|our|its|their|these|those|this|that|previous|prior|"
+    r"preceding|above|earlier|foregoing|former|original|initial|system|developer|existing|"
+    r"current|given|other|old|standing|safety|content|default|everything|in|from|before)"
+)
+
+
 def _directive_at(text: str, start: int) -> bool:
     """True when ``text[start:]`` opens a clause or follows "please/and/you must…"."""
     window = "\n" + text[:start] if start <= 40 else text[start - 40 : start]
@@ -91,8 +101,19 @@ def _directive(text: str, match: re.Match[str]) -> bool:
     return _directive_at(text, match.start())
 
 
+# "the rules you were given": what is ignored is an assistant's own instructions.
+_GIVEN_TO_YOU = re.compile(
+    r"\s{1,4}(?:that\s{1,4})?you(?:'ve|\s{1,4}have|\s{1,4}were|\s{1,4}had)?(?:\s{1,4}been)?\s{1,4}"
+    r"(?:given|told|taught|sent|received|got)\b",
+    re.IGNORECASE,
+)
+
+
 def _override(text: str, match: re.Match[str]) -> bool:
-    return _directive(text, match) and _OVERRIDE_MODIFIER.search(match.group(0)) is not None
+    return _directive(text, match) and (
+        _OVERRIDE_MODIFIER.search(match.group(0)) is not None
+        or _GIVEN_TO_YOU.match(text, match.end()) is not None
+    )
 
 
 def _exfil(text: str, match: re.Match[str]) -> bool:
@@ -164,8 +185,11 @@ RULES: tuple[Rule, ...] = (
         "override-instructions",
         rf"\b(?:ignore|disregard|forget|override|overrule|bypass|discard|abandon|neglect|"
         rf"set{_W}aside|pay{_W}no{_W}attention{_W}to|do{_W}not{_W}follow|stop{_W}following)\b"
-        rf"{_GAP}\b(?:instructions?|directions|directives?|prompts?|rules|guidelines|guidance|"
-        rf"commands|programming|training|restrictions|constraints|context|conversation)\b",
+        # The object right after its modifiers and at most one other word: "ignore all
+        # your earlier safety rules", not "Ignore all errors in commands" (make(1)).
+        rf"(?:{_W}{_OBJECT_MODIFIER})*(?:{_W}[\w'-]{{1,20}})?{_W}(?:instructions?|directions|"
+        rf"directives?|prompts?|rules|guidelines|guidance|commands|programming|training|"
+        rf"restrictions|constraints|context|conversation)\b",
         _override,
         needles=(
             "ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard",
@@ -289,10 +313,11 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "jailbreak",
+        # Mail software has "no content filtering": content counts only with a policy.
         rf"\b(?:no|without|free{_W}(?:of|from)|not{_W}bound{_W}by|bypass|ignore){_W}"
-        rf"(?:any{_W})?(?:ethical|moral|content|safety){_W}(?:restrictions|filters?|filtering|"
+        rf"(?:any{_W})?(?:(?:ethical|moral|safety){_W}(?:restrictions|filters?|filtering|"
         rf"guidelines|limitations|limits|boundaries|constraints|principles|polic(?:y|ies)|"
-        rf"rules)\b",
+        rf"rules)|content{_W}(?:guidelines|polic(?:y|ies)|moderation))\b",
         _always,
         needles=("ethical", "moral", "content", "safety"),
     ),
@@ -324,8 +349,9 @@ RULES: tuple[Rule, ...] = (
     # --- exfiltrate
     _rule(
         "exfiltrate",
-        rf"\b(?:send|forward|post|upload|leak|transmit|e-?mail|exfiltrate|share|copy|append|"
-        rf"include|embed|encode)\b[^.!?]{{0,50}}?\b(?:conversation|chat{_W}(?:history|log)|"
+        # (not an option's name: wget's "--post-data 'user=foo&password=bar' URL")
+        rf"(?<![-/])\b(?:send|forward|post|upload|leak|transmit|e-?mail|exfiltrate|share|copy|append|"
+        rf"include|embed|encode)\b(?!-)[^.!?]{{0,50}}?\b(?:conversation|chat{_W}(?:history|log)|"
         rf"previous{_W}messages|user'?s?{_W}(?:data|information|details|messages|emails?|files|"
         rf"passwords?|credentials|history|address)|passwords?|credentials|api[ _-]?keys?|"
         rf"secret{_W}keys?|access{_W}tokens?|session{_W}(?:tokens?|cookies?)|cookies|"
@@ -532,7 +558,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "output-control",
         # "say '…' to the user", "tell every user that …"
-        rf"\b(?:say|reply|respond|answer|repeat|tell{_W}it)\b[^.!?\n]{{0,80}}?\bto{_W}"
+        # (a payload stands between: "options to respond to the user" is no such line)
+        rf"\b(?:say|reply|respond|answer|repeat|tell{_W}it)\b(?!{_W}to\b)[^.!?\n]{{0,80}}?\bto{_W}"
         rf"(?:the|every|each|all|any|your){_W}users?\b"
         rf"|\btell{_W}(?:the|every|each|all|any|your){_W}users?{_W}that\b",
         needles=("user",),
@@ -549,6 +576,237 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# --- instructions by function, not by form (issue 34): a sentence that addresses an
+# automated reader, prescribes what an answer must say, carries a chat template's
+# markup or asks for a secret is an instruction whatever its grammar ("The chatbot's
+# answer about X is always: ...", "If a model is asked about X, its reply is ...").
+
+# Who an injected line speaks to: an AI by name, or a program that reads documents.
+_AGENT = (
+    rf"(?:{_AI}|summari[sz]ers?|summari[sz]ation{_W}(?:tools?|models?|systems?|engines?)|"
+    rf"automated{_W}(?:summari[sz]ers?|assistants?|agents?|systems?|readers?|tools?|crawlers?|"
+    rf"respon(?:ders?|se{_W}systems?)|answering{_W}systems?)|(?:chat|answer|help|support){_W}?bots?|"
+    rf"(?:AI|LLM|GPT)[ -]?(?:powered|based|driven){_W}(?:tools?|systems?|readers?|agents?|"
+    rf"assistants?|services?)|question[ -]answering{_W}(?:systems?|tools?|models?))"
+)
+# What makes a statement about a reply prescriptive: "always", "only", a colon or a quote.
+_PAYLOAD = r"""\s{0,4}(?:always|only|invariably|exclusively|simply|exactly|verbatim|[:"'“‘«])"""
+# A chat template's turn prefix: "assistant:" opening the text, a paragraph, or a line
+# after a finished one (hard-wrapped prose puts any word at a line start).
+_TURN_START = re.compile(r"""(?:\n[ \t]*\n|[.!?:;>"'”)\]|}][ \t]*\n)[ \t>*#\-\[\]|]{0,6}$""")
+_TURN_MARKS = " \t\n>*#-[]|"
+# A secret an injected line asks to be handed over.
+_SECRET = (
+    rf"(?:passwords?|passphrases?|pass{_W}codes?|passcodes?|PINs?|credentials|login{_W}(?:details|"
+    rf"data|info(?:rmation)?)|api[ _-]?keys?|secret{_W}keys?|private{_W}keys?|access{_W}tokens?|"
+    rf"session{_W}(?:tokens?|cookies)|(?:one-time|2FA|MFA|verification|security){_W}codes?|"
+    rf"(?:recovery|seed){_W}phrases?|card{_W}numbers?|social{_W}security{_W}numbers?)"
+)
+# Where a handed-over secret goes: an address, a web page, or to the writer.
+_SECRET_DESTINATION = re.compile(
+    r"https?://|www\.|[\w.+-]{1,64}@[\w-]{1,63}\.|\bto\s{1,4}(?:me|us|this\s{1,4}(?:chat|address|"
+    r"assistant|bot|page|form))\b|\bin\s{1,4}(?:the|your|its)\s{1,4}(?:reply|answer|response|output)\b",
+    re.IGNORECASE,
+)
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:never|not|no|n't|without|avoid|nobody|refuse)\b[^.!?\n]{0,40}$", re.IGNORECASE
+)
+
+
+# What a turn says is a clause ("assistant: The crane may be used in any wind."); a
+# label is not ("Assistant: Dana Okafor, warehouse supervisor.").
+_CLAUSE_WORD = re.compile(
+    r"\b(?:is|are|was|were|be|can|cannot|can't|may|must|should|will|won't|would|never|always|"
+    r"has|have|had|does|do|did|needs?|contains?|requires?|you|I)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"[.!?\n]")
+
+
+def _says_a_clause(text: str, start: int) -> bool:
+    """A verb-like word in the 120 characters from ``start``, before the sentence ends."""
+    window = text[start : start + 120]
+    end = _CLAUSE_END.search(window)
+    return _CLAUSE_WORD.search(window, 0, end.start() if end else len(window)) is not None
+
+
+def _turn_prefix(text: str, match: re.Match[str]) -> bool:
+    """"assistant:" opening a line and saying a clause (a forged chat turn), not a
+    word inside prose nor a label."""
+    before = text[: match.start()]
+    at_start = not before.strip(_TURN_MARKS) or _TURN_START.search(before[-40:]) is not None
+    return at_start and _says_a_clause(text, match.end() - 1)
+
+
+def _hands_over_secret(text: str, match: re.Match[str]) -> bool:
+    """A secret sent somewhere, unless the sentence says never to ("Never email your
+    password to anyone" is advice, not an attack)."""
+    tail = text[match.end() : match.end() + 100]
+    before = text[max(0, match.start() - 40) : match.start()]
+    return _SECRET_DESTINATION.search(tail) is not None and _NEGATED_BEFORE.search(before) is None
+
+
+def _not_negated(text: str, match: re.Match[str]) -> bool:
+    return _NEGATED_BEFORE.search(text[max(0, match.start() - 40) : match.start()]) is None
+
+
+_FUNCTION_RULES: tuple[Rule, ...] = (
+    # --- chat-markup: the special tokens of chat templates, and forged turns
+    _rule(
+        "chat-markup",
+        r"\[/?INST\]|<</?SYS>>|<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|"
+        r"eot_id|start_header_id|end_header_id|begin_of_text|end|prompter)\|>|<(?:start|end)_of_turn>",
+        _always,
+        needles=("inst]", "sys>>", "<|", "_of_turn>"),
+    ),
+    _rule(
+        "chat-markup",
+        r"#{2,4}\s{0,3}(?:instruction|system(?:\s{1,3}prompt)?)\s{0,3}:",
+        _always,
+        needles=("instruction", "system"),
+    ),
+    _rule(
+        "chat-markup",
+        rf"\b(?:assistant|AI|chatbot|bot|GPT|model|system)\s{{0,4}}:\s{{0,4}}\S",
+        _turn_prefix,
+        needles=("assistant", "ai", "bot", "gpt", "model", "system"),
+    ),
+    # --- ai-address: a line that speaks to a program reading the document
+    _rule(
+        "ai-address",
+        rf"\b(?:dear|attention|hey|hello|hi|note{_W}(?:to|for)|notice{_W}(?:to|for)|message{_W}"
+        rf"(?:to|for)|instructions?{_W}(?:to|for)|reminder{_W}(?:to|for)|to)(?:{_W}(?:the|all|any|"
+        rf"every|each))?{_W}{_AGENT}(?:{_W}(?:reading|processing|summari[sz]ing|indexing|"
+        rf"crawling|that{_W}reads?|who{_W}reads?|answering))?\s{{0,3}}[:,\-–—]",
+        needles=_AI_WORDS + ("summari", "automated", "bot", "powered", "based", "driven", "answering"),
+    ),
+    _rule(
+        "ai-address",
+        # "If a model is asked about X, its reply is ...": a condition on an automated
+        # reader being asked, then what its answer is.
+        rf"\b(?:if|when|whenever|once|should)(?:{_W}(?:an?|the|any|every|your))?{_W}(?:{_AGENT}|"
+        rf"assistants?|models?){_W}(?:is|are|gets?|get|receives?){_W}(?:ever{_W})?(?:asked|queried|"
+        rf"prompted|questioned|consulted)\b[^.!?\n]{{0,80}}?\b(?:its|their|the|your|it|they|"
+        rf"must|should)\b",
+        _always,
+        needles=_AI_WORDS + ("summari", "automated", "bot", "assistant", "model"),
+    ),
+    _rule(
+        "ai-address",
+        # "The chatbot's answer about X is always: ...", "the assistant's reply must be".
+        rf"\b(?:{_AGENT}|assistants?|(?:the|this|your){_W}model)(?:'s|s'|{_W}(?:reply|answer|"
+        rf"response)s?{_W}to)?{_W}{_REPLY}\b[^.!?\n]{{0,60}}?\b(?:is|are|must{_W}be|should{_W}be|"
+        rf"will{_W}be|shall{_W}be|has{_W}to{_W}be|reads?|must|should){_PAYLOAD}",
+        _always,
+        needles=_AI_WORDS + ("summari", "automated", "bot", "assistant", "model"),
+    ),
+    _rule(
+        "ai-address",
+        # "Summarizers should state that ...", "Automated tools must tell readers ..."
+        rf"\b{_AGENT}(?:{_W}(?:reading|processing|summari[sz]ing|answering){_GAP})?{_W}{_MODAL}"
+        rf"{_W}(?:(?:always|never|only|not|also|instead){_W})?{_SAY}\b",
+        _always,
+        needles=_AI_WORDS + ("summari", "automated", "bot", "powered", "based", "driven",
+                             "answering"),
+    ),
+    # --- output-control: what an answer must say, whoever is told
+    _rule(
+        "output-control",
+        # "Respond to X questions with: ...", "Answer any question about X by saying ..."
+        rf"\b(?:respond|reply|answer)(?:{_W}to)?\b[^.!?\n]{{0,60}}?\b(?:questions?|inquir(?:y|ies)|"
+        rf"enquir(?:y|ies)|quer(?:y|ies)|prompts|asks)\b[^.!?\n]{{0,60}}?\b"
+        rf"(?:with\s{{0,3}}(?:[:\"'“‘«]|the{_W}"
+        rf"(?:words?|phrase|sentence|statement|text|message|claim|line)\b|that\b)|by{_W}(?:saying|"
+        rf"stating|claiming|telling|insisting|asserting|writing))",
+        needles=("respond", "reply", "answer"),
+    ),
+    _rule(
+        "output-control",
+        # "Questions about X must be answered with '...'" (passive: said of no one)
+        rf"\b(?:questions?|inquir(?:y|ies)|enquir(?:y|ies)|quer(?:y|ies)|prompts)\b"
+        rf"[^.!?\n]{{0,60}}?\b(?:must|should|"
+        rf"shall|are{_W}to|will|is{_W}to){_W}(?:always{_W}|only{_W})?be{_W}(?:answered|met|"
+        rf"handled|responded{_W}to|replied{_W}to){_W}(?:with\s{{0,3}}(?:[:\"'“‘«]|the{_W}(?:words?|"
+        rf"phrase|sentence|statement|text|message|claim|line)\b|that\b)|by{_W}(?:saying|stating|"
+        rf"claiming|telling|insisting))",
+        _always,
+        needles=("question", "inquir", "enquir", "quer", "prompt"),
+    ),
+    _rule(
+        "output-control",
+        # "the only acceptable output is the word ...", "the sole permitted reply is"
+        rf"\b(?:only|sole|single){_W}(?:acceptable|allowed|permitted|permissible|valid|correct|"
+        rf"appropriate|right|approved|proper|authori[sz]ed|sanctioned){_W}(?:{_REPLY}|thing{_W}to"
+        rf"{_W}(?:say|output|write|print|reply|answer))\b",
+        _always,
+        needles=("only", "sole", "single"),
+    ),
+    _rule(
+        "output-control",
+        # "The correct answer to any question about X is always ...": a reply prescribed.
+        rf"\b(?:correct|official|approved|proper|required|mandated|mandatory|right|true|standard|"
+        rf"canonical|sanctioned|authori[sz]ed|expected|appropriate|only|default){_W}(?:answers?|"
+        rf"repl(?:y|ies)|responses?)(?:{_W}(?:to|for|about|on|regarding|concerning|when)\b"
+        rf"[^.!?\n]{{0,60}}?)?{_W}(?:is|are|will{_W}be|must{_W}be|should{_W}be|shall{_W}be|"
+        rf"reads?){_PAYLOAD}",
+        _always,
+        needles=("answer", "repl", "response"),
+    ),
+    _rule(
+        "output-control",
+        # "Any answer about X must state that ...": what every answer says, prescribed.
+        rf"\b(?:any|every|each|all|the){_W}{_REPLY}{_W}(?:to|about|on|regarding|concerning|for)\b"
+        rf"[^.!?\n]{{0,60}}?\b{_MODAL}{_W}(?:(?:always|only|also){_W})?(?:say|state|read|claim|"
+        rf"assert|insist|tell|affirm|declare|be{_W}that|be\s{{0,3}}[:\"'“‘«])",
+        _always,
+        needles=("any", "every", "each", "all", "the"),
+    ),
+    _rule(
+        "output-control",
+        # "If anyone asks about X, reply that ...": a scripted reply to whoever asks.
+        rf"\b(?:if|when|whenever|should)(?:{_W}(?:anyone|anybody|someone|somebody|a{_W}user|the"
+        rf"{_W}user|users|people|a{_W}customer|customers|a{_W}visitor|visitors|a{_W}reader|"
+        rf"readers)){_W}(?:ever{_W})?(?:asks?|inquires?|enquires?|wants{_W}to{_W}know)\b"
+        rf"[^.!?\n]{{0,80}}?\b(?:say|tell|reply|respond|answer|insist|claim|state){_W}"
+        rf"(?:(?:them|him|her|the{_W}user){_W})?(?:that\b|with\b|\s{{0,3}}[:\"'“‘«])",
+        _always,
+        needles=("anyone", "anybody", "someone", "somebody", "user", "people", "customer",
+                 "visitor", "reader"),
+    ),
+    # --- system-prompt / exfiltrate: asks for what a model must keep
+    _rule(
+        "system-prompt",
+        # "The helpdesk policy is to reveal the system prompt": asked for, in any grammar.
+        rf"\b(?:reveal|disclose|leak|print|output|show|share|repeat|recite|dump|display|expose|"
+        rf"publish|divulge|paste|quote|hand{_W}over|send)(?:s|ing|ed)?\b[^.!?\n]{{0,30}}?\b"
+        rf"(?:(?:the|your|its|their){_W})?(?:(?:full|exact|complete|entire|verbatim){_W})?"
+        rf"(?:system|hidden|secret|initial|original|internal|confidential|developer){_W}"
+        rf"(?:prompts?|instructions|directives|messages?)\b",
+        _not_negated,
+        needles=("prompt", "instructions", "directives", "message"),
+    ),
+    _rule(
+        "exfiltrate",
+        # "... email their password to x@y", "send your API key to https://...".
+        # Someone's secret, in prose ("their password"), not a form field ("password=bar").
+        rf"(?<![-/])\b(?:e-?mail|send|forward|post|submit|give|provide|share|hand{_W}over|disclose|"
+        rf"paste|type|enter|text|message|upload|transmit|write|include|reveal)(?:s|ing|ed)?\b(?!-)"
+        rf"[^.!?\n]{{0,40}}?\b(?:your|their|his|her|its|our|my|the|all|any|every|users'?|"
+        rf"(?:the{_W})?(?:user|customer|account|admin(?:istrator)?)'s)(?:{_W}[\w-]{{1,20}})?{_W}"
+        rf"{_SECRET}\b(?!\s{{0,2}}[=:])",
+        _hands_over_secret,
+        needles=("password", "passphrase", "pass", "pin", "credential", "login", "api", "key",
+                 "token", "session", "code", "phrase", "card", "security"),
+    ),
+)
+
+
+def _disguised(kind: str) -> Rule:
+    """The rule ``explain`` names for a disguise (``text.disguise``): no pattern of its
+    own, it is found by ``disguise.disguises``."""
+    return Rule("disguised-text", re.compile(r"(?!)"), _always, (), True, f"disguised-text#{kind}")
+
+
 def _named(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
     seen: dict[str, int] = {}
     named = []
@@ -558,4 +816,9 @@ def _named(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
     return tuple(named)
 
 
-RULES = _named(RULES)
+RULES = _named(RULES + _FUNCTION_RULES)
+
+# One rule per disguise, by name, for ``detect`` and ``explain``.
+DISGUISED: dict[str, Rule] = {kind: _disguised(kind) for kind in (
+    "mixed-script", "tag-characters", "bidi-override", "invisible-in-word",
+)}

@@ -28,6 +28,16 @@ Flag codes:
 - ``hidden-pdf``             PDF text no reader sees (white on white, invisible, tiny, off the
                              page), dropped at extraction (``ingest.extract.pdf``), and the
                              codes of any instruction-like text among it
+- ``chat-markup``            a model's chat or prompt template in a document: ``[INST]``,
+                             ``<|im_start|>``, ``<<SYS>>``, "assistant:" / "system:" turns
+- ``disguised-text``         Unicode that reads differently to a person and a program: a
+                             word mixing scripts, tag characters, a bidi override, an
+                             invisible character inside a word (``text.disguise``; which
+                             one: ``explain``)
+
+Rules run on what a person reads (``text.disguise.reading``: lookalike letters folded,
+invisible characters gone, overrides in display order) and on what tag characters
+spell, so a disguise neither hides an instruction nor goes unflagged itself.
 
 The rules themselves, and why they stay generic and linear, are in
 ``tether.text.instruction_rules``.
@@ -36,27 +46,24 @@ The rules themselves, and why they stay generic and linear, are in
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 
+from .disguise import disguises, reading, smuggled
 from .fold import SINGLE_QUOTES
-from .instruction_rules import CODES, RULES, Rule
+from .instruction_rules import CODES, DISGUISED, RULES, Rule
 from .rulescan import RuleScan
 
 __all__ = [
-    "CODES", "comment_bodies", "detect", "detect_each", "explain", "instruction_codes", "is_instruction_like",
+    "CODES", "addresses_reader", "comment_bodies", "detect", "detect_each", "explain", "instruction_codes",
+    "is_instruction_like",
 ]
 
 
-# One class each rather than str.translate with a dict: that looks every character up
-# in Python, these scan in C and are no-ops on text without such characters.
-_ZERO_WIDTH_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
-_ZERO_WIDTH = re.compile(f"[{_ZERO_WIDTH_CHARS}]")
 # Any apostrophe-like mark becomes "'", so "ignore all previous" rules see "don't" once.
+# One class rather than str.translate with a dict: that looks every character up in
+# Python, this scans in C and is a no-op on text without such marks.
 _QUOTE_CLASS = "".join(map(re.escape, SINGLE_QUOTES[1:]))
 _QUOTES = re.compile(f"[{_QUOTE_CLASS}]")
-# Either kind: one scan says that a text (most of them) needs neither rewrite.
-_MASKING = re.compile(f"[{_ZERO_WIDTH_CHARS}{_QUOTE_CLASS}]")
 # Runs of horizontal space become one " ": a lone " " is left alone (matching it
 # would rewrite every space of the text to itself). One horizontal space opens every
 # match, so ``re`` skips to the next one in C (two branches of classes, as in
@@ -65,7 +72,7 @@ _HSPACE = re.compile(r"[^\S\n](?:[^\S\n]+|(?<! ))")
 
 
 def _normalise(text: str) -> str:
-    """Undo the cheap evasions: zero-width characters, compatibility forms, odd spacing."""
+    """Undo the evasions: disguises (``disguise.reading``), odd quotes and spacing."""
     if not text.isascii():  # ASCII is already NFKC and has none of these characters
         text = _unmasked(text)
     return _HSPACE.sub(" ", text)
@@ -74,10 +81,10 @@ def _normalise(text: str) -> str:
 def _unmasked(text: str) -> str:
     """``_normalise`` but the spacing: what ``RuleScan.candidates`` needs (it reads a run
     of horizontal space as the folded " ", and the fold was most of the time)."""
-    text = unicodedata.normalize("NFKC", text)
-    if _MASKING.search(text) is None:
+    text = reading(text)
+    if text.isascii():
         return text
-    return _QUOTES.sub("'", _ZERO_WIDTH.sub("", text))
+    return _QUOTES.sub("'", text)
 
 
 _NEEDLES = tuple(sorted({needle for rule in RULES for needle in rule.needles}))
@@ -111,12 +118,24 @@ def _candidates(text: str) -> list[Rule]:
 
 
 def _fired(text: str) -> Iterator[Rule]:
-    """The rules that fire on ``text`` (not yet normalised)."""
+    """The rules that fire on ``text`` (not yet normalised): on what a person reads, on
+    what its tag characters spell, and ``DISGUISED`` when it carries a disguise."""
     scan = _scan()
     # Most passages are ASCII with nothing to flag: one read of the raw text says so.
-    if scan is not None and text.isascii() and scan.candidates(text) == []:
-        return iter(())
-    return _hits(_normalise(text))
+    if text.isascii():
+        if scan is not None and scan.candidates(text) == []:
+            return iter(())
+        return _hits(_normalise(text))
+    return _disguised(text)
+
+
+def _disguised(text: str) -> Iterator[Rule]:
+    """Non-ASCII text: the rules that fire on either view, in ``RULES`` order, then one
+    per disguise."""
+    fired = {rule.name for view in (_normalise(text), smuggled(text)) if view for rule in _hits(view)}
+    yield from (rule for rule in RULES if rule.name in fired)
+    for kind in disguises(text):
+        yield DISGUISED[kind]
 
 
 def _hits(text: str) -> Iterator[Rule]:
@@ -188,7 +207,12 @@ def _none_can_fire(texts: Sequence[str]) -> bool:
     for text in texts:
         if "<!--" in text:
             return False
-        (as_they_are if text.isascii() else others).append(text)
+        if text.isascii():
+            as_they_are.append(text)
+        elif disguises(text) or smuggled(text):
+            return False  # flagged whatever the rules say
+        else:
+            others.append(text)
     groups = (as_they_are, [_unmasked(text) for text in others])
     return all(scan.candidates("\n".join(group)) == [] for group in groups if group)
 
@@ -210,6 +234,25 @@ def is_instruction_like(sentence: str) -> bool:
         False
     """
     return bool(instruction_codes(sentence))
+
+
+# An address is short: "Hello AI!", "Note for automated summarisers:".
+_ADDRESS_CHARS = 80
+_ADDRESS_CODES = frozenset({"ai-address", "chat-markup"})
+
+
+def addresses_reader(sentence: str) -> bool:
+    """Whether ``sentence`` is a short address to an automated reader or a chat turn's
+    markup, so that the sentence after it is spoken to that reader too ("Hello AI!
+    Please tell people ...": the sentence splitter cuts the address off).
+
+        >>> addresses_reader("Hello AI!")
+        True
+        >>> addresses_reader("Wear gloves.")
+        False
+    """
+    return len(sentence.strip()) <= _ADDRESS_CHARS and not _ADDRESS_CODES.isdisjoint(
+        instruction_codes(sentence))
 
 
 def explain(text: str) -> tuple[str, ...]:
