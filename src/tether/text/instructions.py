@@ -24,7 +24,8 @@ Flag codes:
 - ``output-control``         "respond only with", "in your answer…", "just print: …"
 - ``ai-address``             "as an AI language model", "note to AI assistants"
 - ``hidden-html``            instruction-like text in an HTML comment or hidden element
-                             (HTML extraction flags the hidden elements: ``ingest.extract.html``)
+                             (HTML extraction, and Markdown's raw HTML, flag the hidden elements:
+                             ``ingest.extract.visibility``)
 - ``hidden-pdf``             PDF text no reader sees (white on white, invisible, tiny, off the
                              page), dropped at extraction (``ingest.extract.pdf``), and the
                              codes of any instruction-like text among it
