@@ -83,7 +83,7 @@ def ingest(
     if manifest:  # the manifest is read, not skipped
         skipped = [s for s in skipped if Path(s.path).resolve() != Path(manifest).resolve()]
     results = manifest_failures(entries, paths)
-    if not files and not results and not any(s.reason == "empty" for s in skipped):
+    if not files and not results:
         raise InputError(
             "no ingestible files found in " + ", ".join(paths)
             + (f" (skipped: {_skip_counts(skipped)})" if skipped else ""),
@@ -118,6 +118,9 @@ def ingest(
             settings=settings, verify=verify, done=done,
             workers=settings.ingest_workers if workers is None else workers,
         )
+    # An empty file was read (once) and held nothing: counted with the skipped entries.
+    skipped += [Skipped(r.path, "empty", "no text") for r in results if r.status == "empty"]
+    results = [r for r in results if r.status != "empty"]
     heard = [(r.path, line) for r in results for line in r.warnings] if verbose else []
     _report(results, skipped, heard, verbose=verbose)
     counts = Counter(r.status for r in results)

@@ -111,7 +111,9 @@ class Metadata:
 @dataclass(frozen=True, slots=True)
 class IngestResult:
     path: str
-    status: str  # ingested | updated | unchanged | failed
+    # ingested | updated | unchanged | failed | empty (no bytes but whitespace: nothing to
+    # ingest, and not a failure a scheduled ingest would report on every run)
+    status: str
     doc_id: str | None = None
     version: str | None = None
     passages: int = 0
@@ -133,9 +135,6 @@ def _today() -> str:
 
 # Why a folder walk passes over an entry, in the order the ingest summary lists them.
 SKIP_REASONS = ("unsupported type", "empty", "hidden", "not a regular file", "unreadable folder")
-# A file this small that holds only whitespace is empty; a larger one is read and judged
-# by extraction (whitespace-only files of any size are rare, and reading them is bounded).
-_BLANK_SCAN_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +162,6 @@ def iter_files(
     for path in resolved:
         if path.is_dir():
             yield from _walk(path, note)
-        elif _blank(path):
-            note(Skipped(str(path), "empty", "no text"))
         else:
             yield path
 
@@ -205,21 +202,7 @@ def _skip_reason(path: Path) -> tuple[str, str] | None:
         return "not a regular file", "a broken link" if path.is_symlink() else "a FIFO, socket or device"
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
         return "unsupported type", path.suffix.lower() or "no extension"
-    if _blank(path):
-        return "empty", "no text"
     return None
-
-
-def _blank(path: Path) -> bool:
-    """Whether a regular file is empty or holds only whitespace: nothing to ingest, and
-    not a failure (a scheduled ingest would otherwise fail on it every time)."""
-    try:
-        if not path.is_file() or path.stat().st_size > _BLANK_SCAN_BYTES:
-            return False
-        with path.open("rb") as handle:
-            return not handle.read(_BLANK_SCAN_BYTES).strip()
-    except OSError:
-        return False  # extraction reports what is wrong with it
 
 
 def manifest_failures(
@@ -557,6 +540,8 @@ def _prepare(job: FileJob, settings: Settings) -> Prepared:
     try:
         job.meta.validated()
         data, media_type = read_file(path, settings=settings)
+        if not data.strip():
+            return Prepared(job, result=IngestResult(path=str(path), status="empty"))
         digest = hashlib.sha256(data).hexdigest()
         if job.record is not None and job.record.sha256 == digest:
             return Prepared(job, digest)
