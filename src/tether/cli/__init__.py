@@ -7,10 +7,11 @@ one line on stderr and a non-zero exit; a traceback appears only with ``--debug`
 
 from __future__ import annotations
 
+import _thread
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -53,9 +54,21 @@ def _is_store_failure(exc: Exception) -> bool:
     return type(exc).__module__.split(".")[0] in {"sqlite3", "psycopg", "psycopg_pool"}
 
 
+def _interrupt_again(unraisable: Any) -> None:
+    """A Ctrl-C that arrived while Python ran a finalizer or an at-fork hook, where it
+    can only be printed and dropped (the command would go on, and exit 0), is raised
+    again at the main thread's next line; any other such error is reported as ever."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _thread.interrupt_main()
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point."""
     batch_collector()
+    if sys.unraisablehook is sys.__unraisablehook__:  # the process's own (not a test runner's)
+        sys.unraisablehook = _interrupt_again
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     try:
