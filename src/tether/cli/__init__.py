@@ -8,6 +8,7 @@ one line on stderr and a non-zero exit; a traceback appears only with ``--debug`
 from __future__ import annotations
 
 import _thread
+import ctypes
 import os
 import sys
 from collections.abc import Sequence
@@ -64,6 +65,17 @@ def _interrupt_again(unraisable: Any) -> None:
         sys.__unraisablehook__(unraisable)
 
 
+def _handled_interrupt() -> None:
+    """CPython 3.11 marks an interrupt that passed out of an ``exec`` of a string (as
+    dataclasses and named tuples run the code they generate) as never handled, even
+    once caught, and then ends the process by SIGINT instead of its exit status: the
+    mark is cleared where the interpreter exposes it."""
+    try:
+        ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
+    except (ValueError, AttributeError):  # another version keeps it elsewhere
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point."""
     batch_collector()
@@ -85,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as exc:
         _fail(exc.format_message(), exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
+        _handled_interrupt()
         _fail("interrupted", 130)
     except BrokenPipe as exc:
         if not exc.output:
