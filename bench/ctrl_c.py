@@ -5,6 +5,7 @@ no traceback or ``KeyboardInterrupt`` from any process, no process left behind a
 for ingest, a consistent store.
 
     PYTHONPATH=src python bench/ctrl_c.py [--tries 20] [--case ingest --case verify ...]
+                                          [--src OTHER_CHECKOUT/src]
 
 The cases are tests/ctrl_c_cases.py's (tests/cli/test_ctrl_c.py runs a few tries of
 each). A failed try's problems and last lines are printed.
@@ -21,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+import ctrl_c_cases  # noqa: E402
 from ctrl_c_cases import CASES  # noqa: E402
 
 
@@ -28,7 +30,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tries", type=int, default=20)
     parser.add_argument("--case", action="append", choices=sorted(CASES))
+    parser.add_argument("--src", help="the tether to run (default: this checkout's src)")
     args = parser.parse_args()
+    if args.src:  # e.g. an older checkout's, for a before/after
+        ctrl_c_cases.SRC = str(Path(args.src).resolve())
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.case or list(CASES):
