@@ -6,6 +6,12 @@ connections and threads, which a fork would copy. ``tether verify`` *forks* them
 parent already built (the passages' index, the prepared passages, WordNet's maps)
 instead of building it again in every worker.
 
+Ctrl-C is the parent's to handle: it reaches the whole foreground process group, and a
+worker interrupted too would print a traceback of its own. So a worker is started with
+SIGINT blocked (``interrupts_held`` around the fork or spawn) and ignores it before
+anything else it does (``start_worker``): no window in which an interrupt meant for the
+parent can reach one (docs/adr/0051).
+
 >>> forked_map(abs, [-1, 2, -3], workers=2)
 [1, 2, 3]
 """
@@ -18,14 +24,17 @@ import os
 import pickle
 import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 from .config import batch_collector
 from .errors import TetherError
 
-__all__ = ["default_workers", "forked_map", "start_worker"]
+__all__ = ["default_workers", "forked_map", "ignore_interrupts", "interrupts_held", "start_worker"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -39,11 +48,59 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+_MASKABLE = hasattr(signal, "pthread_sigmask")  # POSIX
+
+
+@contextmanager
+def interrupts_held(*, spawning: bool = False) -> Iterator[None]:
+    """SIGINT held back from this thread while it starts processes or threads. A
+    process forked or spawned meanwhile starts with SIGINT blocked, so no Ctrl-C reaches
+    it before it ignores them (``ignore_interrupts``); a thread started meanwhile keeps
+    it blocked for good (the worker processes a pool's thread starts later inherit its
+    mask). An interrupt that arrives meanwhile is raised as the block ends, not inside
+    a fork's at-fork hooks (which print it and drop it: the command would go on and
+    exit 0) nor between a spawn and its first words to the child (which would read
+    nothing and print a traceback). In the main thread the interrupt is also held back
+    from Python's handler, which another thread that does not block SIGINT would run
+    there. ``spawning``: the start is a spawn or a forkserver's, which needs
+    multiprocessing's resource tracker; it is started first, as starting it unblocks
+    SIGINT in this thread."""
+    if not _MASKABLE:  # pragma: no cover - not POSIX
+        yield
+        return
+    if spawning:
+        resource_tracker.ensure_running()
+    handler = signal.getsignal(signal.SIGINT)
+    held: list[tuple[int, Any]] = []
+    defer = callable(handler) and threading.current_thread() is threading.main_thread()
+    if defer:
+        signal.signal(signal.SIGINT, lambda signum, frame: held.append((signum, frame)))
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if defer:
+            signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # one pending runs ``handler`` now
+        if held and callable(handler):
+            handler(*held[0])  # Python's own raises KeyboardInterrupt
+
+
+def ignore_interrupts() -> None:
+    """In a worker started under ``interrupts_held``: SIGINT ignored from now on (one
+    already pending is dropped with it), then no longer blocked."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _MASKABLE:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def start_worker(parent: int) -> None:
-    """A worker collects garbage as the CLI does (``batch_collector``), and ends when
-    the process that started it does, even by SIGKILL: left behind, it would keep
-    working for no one and hold the terminal's pipes open. (Linux: the kernel's
-    parent-death signal; elsewhere the parent's own clean-up.)"""
+    """A worker leaves Ctrl-C to its parent (``ignore_interrupts``), collects garbage
+    as the CLI does (``batch_collector``), and ends when the process that started it
+    does, even by SIGKILL: left behind, it would keep working for no one and hold the
+    terminal's pipes open. (Linux: the kernel's parent-death signal; elsewhere the
+    parent's own clean-up.)"""
+    ignore_interrupts()
     batch_collector()
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -77,14 +134,15 @@ def forked_map(fn: Callable[[T], R], items: Sequence[T], *, workers: int) -> lis
             receiver, sender = context.Pipe(duplex=False)
             child = context.Process(target=_work, args=(fn, items[k::workers], sender, os.getpid()),
                                     daemon=True)
-            try:
-                child.start()
-            except OSError:  # no process to be had (a process limit, no memory): all here
-                receiver.close()
-                break
-            finally:
-                sender.close()  # the parent keeps only its end: EOF once the child is gone
-            started.append((child, receiver))
+            with interrupts_held():  # an interrupt meanwhile is raised once it is in ``started``
+                try:
+                    child.start()
+                except OSError:  # no process to be had (a process limit, no memory): all here
+                    receiver.close()
+                    break
+                finally:
+                    sender.close()  # the parent keeps only its end: EOF once the child is gone
+                started.append((child, receiver))
         else:
             shares = [_result(receiver) for _, receiver in started]
     finally:
@@ -103,9 +161,7 @@ def forked_map(fn: Callable[[T], R], items: Sequence[T], *, workers: int) -> lis
 
 def _work(fn: Callable[[Any], Any], share: Sequence[Any], sender: Connection, parent: int) -> None:
     """A forked worker: its share of the items, sent back as one list (or the error).
-    Ctrl-C is the parent's to handle (it stops the workers): a worker interrupted too
-    would print a traceback of its own."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    Ctrl-C is the parent's to handle (it stops the workers)."""
     start_worker(parent)
     try:
         sender.send(("ok", [fn(x) for x in share]))

@@ -7,10 +7,12 @@ one line on stderr and a non-zero exit; a traceback appears only with ``--debug`
 
 from __future__ import annotations
 
+import _thread
+import ctypes
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -53,9 +55,32 @@ def _is_store_failure(exc: Exception) -> bool:
     return type(exc).__module__.split(".")[0] in {"sqlite3", "psycopg", "psycopg_pool"}
 
 
+def _interrupt_again(unraisable: Any) -> None:
+    """A Ctrl-C that arrived while Python ran a finalizer or an at-fork hook, where it
+    can only be printed and dropped (the command would go on, and exit 0), is raised
+    again at the main thread's next line; any other such error is reported as ever."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _thread.interrupt_main()
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
+def _handled_interrupt() -> None:
+    """CPython 3.11 marks an interrupt that passed out of an ``exec`` of a string (as
+    dataclasses and named tuples run the code they generate) as never handled, even
+    once caught, and then ends the process by SIGINT instead of its exit status: the
+    mark is cleared where the interpreter exposes it."""
+    try:
+        ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
+    except (ValueError, AttributeError):  # another version keeps it elsewhere
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point."""
     batch_collector()
+    if sys.unraisablehook is sys.__unraisablehook__:  # the process's own (not a test runner's)
+        sys.unraisablehook = _interrupt_again
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     try:
@@ -72,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as exc:
         _fail(exc.format_message(), exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
+        _handled_interrupt()
         _fail("interrupted", 130)
     except BrokenPipe as exc:
         if not exc.output:

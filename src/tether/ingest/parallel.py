@@ -10,7 +10,8 @@ docs/adr/0027). Plain-text files travel to a worker in small chunks (``_chunks``
 At most ``2 × workers`` chunks wait for the writer, each one file or at most
 ``_CHUNK_BYTES`` of files, so memory is bounded by the worker count and the per-file
 limits (``max_file_bytes``, ``max_text_chars``), not by the folder. A file that
-fails leaves nothing of itself and the others go on.
+fails leaves nothing of itself and the others go on. On Ctrl-C the workers, which
+ignore it (``workers.start_worker``), are stopped at once; what was committed stays.
 
     >>> results = ingest_files(store, paths, lambda p: Metadata(), settings=Settings())  # doctest: +SKIP
 """
@@ -21,15 +22,15 @@ import multiprocessing
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from pathlib import Path
 from typing import Any
 
 from ..config import Settings
 from ..store import Store
-from ..workers import default_workers, start_worker
+from ..workers import default_workers, interrupts_held, start_worker
 from .sources import (
     FileJob,
     IngestResult,
@@ -75,7 +76,9 @@ def ingest_files(
         inline = workers == 0
     else:  # as asked: one worker means this process alone
         inline = workers <= 1
-    _write(store, _prepared(jobs, settings, workers, inline=inline), results, done)
+    # Closed here, not when an error's traceback lets go of it: its workers stop now.
+    with closing(_prepared(jobs, settings, workers, inline=inline)) as prepared:
+        _write(store, prepared, results, done)
     return [r for r in results if r is not None]
 
 
@@ -137,7 +140,7 @@ def _size(path: Path) -> int:
 
 def _prepared(
     jobs: list[tuple[int, FileJob]], settings: Settings, workers: int, *, inline: bool
-) -> Iterator[tuple[int, Prepared, Future[list[Outcome]] | None]]:
+) -> Generator[tuple[int, Prepared, Future[list[Outcome]] | None], None, None]:
     """Each job prepared, in order, and the future that holds the next one: in this
     process for one job or ``inline`` (a pool costs more to start than a little work
     takes; the next file is never ready, it is yet to be prepared here), else in a
@@ -163,36 +166,55 @@ def _prepared(
         queue = _chunks(jobs[len(head):], one_each=recycle)
 
         def submit(chunk: list[tuple[int, FileJob]], *, first: bool = False) -> None:
-            entry = (chunk, pool.submit(_prepare_all, [job for _, job in chunk], settings=settings))
+            with interrupts_held(spawning=True):  # it may start a worker, or the pool's thread
+                entry = (chunk, pool.submit(_prepare_all, [job for _, job in chunk], settings=settings))
             waiting.appendleft(entry) if first else waiting.append(entry)
 
-        for chunk in queue:
-            submit(chunk)
-            if len(waiting) >= 2 * workers:
-                break
-        # While the workers start (an interpreter each), this process prepares the
-        # files at the head itself, so the first writes are not later than without a
-        # pool; once the workers' first chunk is back, the rest of the head is theirs
-        # (ahead of what they have: it is written first).
-        here: Future[list[Outcome]] = Future()  # the next file is prepared here: ready
-        here.set_result([])
-        for k, (n, job) in enumerate(head):
-            prepared = prepare_file(job, settings=settings)
-            last = k + 1 == len(head) or waiting[0][1].done()
-            if last and k + 1 < len(head):
-                submit(head[k + 1:], first=True)
-            yield n, prepared, waiting[0][1] if last else here
-            if last:
-                break
-        while waiting:
-            chunk, future = waiting.popleft()
-            outcomes = future.result()
-            for more in queue:  # keep the workers busy while this one is written
-                submit(more)
-                break
-            after = waiting[0][1] if waiting else None
-            for k, ((n, job), outcome) in enumerate(zip(chunk, outcomes, strict=True)):
-                yield n, Prepared.of(job, outcome), future if k + 1 < len(chunk) else after
+        try:
+            for chunk in queue:
+                submit(chunk)
+                if len(waiting) >= 2 * workers:
+                    break
+            # While the workers start (an interpreter each), this process prepares the
+            # files at the head itself, so the first writes are not later than without a
+            # pool; once the workers' first chunk is back, the rest of the head is theirs
+            # (ahead of what they have: it is written first).
+            here: Future[list[Outcome]] = Future()  # the next file is prepared here: ready
+            here.set_result([])
+            for k, (n, job) in enumerate(head):
+                prepared = prepare_file(job, settings=settings)
+                last = k + 1 == len(head) or waiting[0][1].done()
+                if last and k + 1 < len(head):
+                    submit(head[k + 1:], first=True)
+                yield n, prepared, waiting[0][1] if last else here
+                if last:
+                    break
+            while waiting:
+                chunk, future = waiting.popleft()
+                outcomes = future.result()
+                for more in queue:  # keep the workers busy while this one is written
+                    submit(more)
+                    break
+                after = waiting[0][1] if waiting else None
+                for k, ((n, job), outcome) in enumerate(zip(chunk, outcomes, strict=True)):
+                    yield n, Prepared.of(job, outcome), future if k + 1 < len(chunk) else after
+        except BaseException:  # an interrupt, a failed write, the writer gone
+            _stop(pool)
+            raise
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """The pool's workers killed: their work is wanted no more, they hold nothing of
+    the store's, and they ignore Ctrl-C (else the pool's exit would wait for the files
+    they are preparing)."""
+    # A pool lists its processes in ``_processes`` (3.11-3.13); 3.14 has kill_workers.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    kill = getattr(pool, "kill_workers", None)
+    if callable(kill):
+        kill()
+    for process in processes:
+        process.kill()
 
 
 # Plain-text files travel to a worker in chunks of about this many bytes (a file

@@ -8,7 +8,9 @@ and the guard once, so a fork costs milliseconds), under ``nice`` so the kernel
 serves the server's own process first, and kills it when the request's deadline
 passes: the work stops there whatever it is doing, even inside pypdf's parser.
 A ``TetherError`` raised in the child is raised again in the caller, same class,
-message and hint.
+message and hint. Ctrl-C is the server's to handle: the forkserver is started with
+SIGINT blocked, so it and every child forked from it start so, and a child ignores it
+(``workers.ignore_interrupts``); the server stops them as it shuts down.
 
 >>> import time                                                 # doctest: +SKIP
 >>> await run_isolated(sum, [1, 2], deadline=time.monotonic() + 5)   # doctest: +SKIP
@@ -30,6 +32,7 @@ import anyio
 from ..config import Settings
 from ..deadline import DeadlineExceeded
 from ..errors import InputError, LimitExceeded, TetherError
+from ..workers import ignore_interrupts, interrupts_held
 
 __all__ = ["check_pairs", "extract_upload", "run_isolated", "verify_request", "warm"]
 
@@ -51,11 +54,19 @@ def warm() -> None:
     """Start the forkserver now (it imports the heavy modules once, ~1 s), not on the
     first heavy request."""
     run = _ctx().Process(target=len, args=((),), daemon=True)
-    run.start()
+    _start(run)
     run.join()
 
 
+def _start(process: Any) -> None:
+    """``process.start()``, and the forkserver with it when none runs (the first
+    time, or after it died), with SIGINT held back (``interrupts_held``)."""
+    with interrupts_held(spawning=True):
+        process.start()
+
+
 def _child(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    ignore_interrupts()
     os.nice(NICE)
     try:
         conn.send(("ok", fn(*args)))
@@ -88,7 +99,7 @@ async def run_isolated(fn: Callable[..., Any], *args: Any, deadline: float) -> A
     receiver, sender = ctx.Pipe(duplex=False)
     child = ctx.Process(target=_child, args=(sender, fn, args), daemon=True)
     try:
-        await anyio.to_thread.run_sync(child.start)
+        await anyio.to_thread.run_sync(_start, child)
         sender.close()
         with anyio.move_on_after(max(0.0, deadline - time.monotonic())):
             await anyio.wait_readable(receiver.fileno())
