@@ -21,6 +21,8 @@ question on two busy cores, so run it in the background on a small sample)::
 
 ``--json`` keeps every question's shown sentences with their cited quotes and the
 quote-bound trace, for reading each shown sentence against its citation by hand.
+For the model modes it also prints the median time from the model's first token to
+the first shown sentence (the stream is read as the CLI reads it, ``Tether.stream``).
 """
 
 from __future__ import annotations
@@ -28,15 +30,18 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from tether.config import Settings
 from tether.facade import Tether
 from tether.generate import Generator
+from tether.pipeline.events import Done, Sentence
 from tether.records import Answer
 
 HERE = Path(__file__).resolve().parent
@@ -44,6 +49,40 @@ sys.path.insert(0, str(HERE))
 from llm_guard import DEFAULT_DATA, build_store  # noqa: E402
 
 MODES = ("extractive", "free", "quotes")
+
+
+class FirstToken:
+    """When the model's first token of the current question arrived (perf_counter)."""
+
+    def __init__(self) -> None:
+        self.at: float | None = None
+
+    def wrap(self, gen: Generator) -> None:
+        client = getattr(gen, "client", None)
+        if client is None:
+            return
+        stream = client.stream
+
+        def timed(system: str, user: str) -> Iterator[str]:
+            for text in stream(system, user):
+                if self.at is None:
+                    self.at = time.perf_counter()
+                yield text
+
+        client.stream = timed
+
+
+def ask(t: Tether, question: str, gen: Generator, first: FirstToken) -> tuple[Answer, float | None]:
+    """The answer, and seconds from the model's first token to the first shown sentence."""
+    first.at, shown_at, answer = None, None, None
+    for event in t.stream(question, generator=gen, record=False):
+        if isinstance(event, Sentence) and shown_at is None:
+            shown_at = time.perf_counter()
+        elif isinstance(event, Done):
+            answer = event.answer
+    assert answer is not None
+    lag = shown_at - first.at if shown_at is not None and first.at is not None else None
+    return answer, lag
 
 
 def sample(data: Path, n: int, seed: int) -> list[dict[str, Any]]:
@@ -71,13 +110,14 @@ def record(question: dict[str, Any], mode: str, answer: Answer) -> dict[str, Any
         "shown": [{"text": s.text, "quote": s.citations[0].quote} for s in answer.sentences],
         "dropped": [{"text": d.text, "outcome": d.verdict.outcome} for d in answer.dropped],
         "quotes": answer.trace.get("quotes"), "failure": answer.trace.get("generator_failure"),
-        "ms": answer.timings_ms,
+        "ms": answer.timings_ms, "first_token_to_sentence_s": None,
     }
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     answerable = [r for r in rows if not r["impossible"]]
     impossible = [r for r in rows if r["impossible"]]
+    lags = [r["first_token_to_sentence_s"] for r in rows if r["first_token_to_sentence_s"] is not None]
     return {
         "questions": len(rows),
         "accuracy": f"{sum(r['correct'] for r in answerable)}/{len(answerable)}",
@@ -86,6 +126,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "shown": sum(len(r["shown"]) for r in rows),
         "dropped": sum(len(r["dropped"]) for r in rows),
         "generator_failures": sum(1 for r in rows if r["failure"]),
+        "median_first_token_to_sentence_s": statistics.median(lags) if lags else None,
     }
 
 
@@ -115,12 +156,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     questions = sample(args.data, args.n, args.seed)
     db = args.db or build_store(args.data, Path(tempfile.mkdtemp(prefix="quote_bound_")))
     rows: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
+    first = FirstToken()
     with Tether(db, settings=Settings(top_k=args.top_k)) as t:
         gens = generators(t, args)
+        for gen in gens.values():
+            first.wrap(gen)
         for n, question in enumerate(questions, 1):
             for mode in modes:
-                answer = t.ask(question["question"], generator=gens[mode], record=False)
+                answer, lag = ask(t, question["question"], gens[mode], first)
                 row = record(question, mode, answer)
+                row["first_token_to_sentence_s"] = round(lag, 3) if lag is not None else None
                 rows[mode].append(row)
                 print(f"{n:>3} {mode:<10} {'refused' if row['refused'] else 'answered':<8} "
                       f"correct={row['correct']!s:<5} impossible={question['impossible']!s:<5} "
