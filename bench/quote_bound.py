@@ -85,13 +85,14 @@ def ask(t: Tether, question: str, gen: Generator, first: FirstToken) -> tuple[An
     return answer, lag
 
 
-def sample(data: Path, n: int, seed: int) -> list[dict[str, Any]]:
-    """``n`` questions drawn with a fixed seed: answerable and unanswerable as they come."""
+def sample(data: Path, n: int, seed: int, kind: str = "all") -> list[dict[str, Any]]:
+    """``n`` questions drawn with a fixed seed (``kind``: all, answerable, unanswerable)."""
     paragraphs = json.loads(data.read_text(encoding="utf-8"))["data"][0]["paragraphs"]
     questions = [
         {"id": qa["id"], "question": qa["question"], "impossible": qa["is_impossible"],
          "answers": sorted({a["text"] for a in qa["answers"]})}
         for paragraph in paragraphs for qa in paragraph["qas"]
+        if kind == "all" or qa["is_impossible"] == (kind == "unanswerable")
     ]
     return random.Random(seed).sample(questions, min(n, len(questions)))
 
@@ -146,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--n", type=int, default=15)
     ap.add_argument("--seed", type=int, default=33)
+    ap.add_argument("--kind", choices=("all", "answerable", "unanswerable"), default="all")
     ap.add_argument("--top-k", type=int, default=4, help="passages per question (prompt size)")
     ap.add_argument("--timeout", type=float, default=180.0)
     ap.add_argument("--modes", default=",".join(MODES))
@@ -153,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write every question's record here")
     args = ap.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
-    questions = sample(args.data, args.n, args.seed)
+    questions = sample(args.data, args.n, args.seed, args.kind)
     db = args.db or build_store(args.data, Path(tempfile.mkdtemp(prefix="quote_bound_")))
     rows: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
     first = FirstToken()
