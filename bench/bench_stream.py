@@ -82,7 +82,7 @@ def instrument(gen: OpenAIGenerator, clock: Clock) -> None:
 
 
 def run_once(tether: Any, url: str) -> Clock:
-    gen = OpenAIGenerator(model="bench", base_url=url, timeout=30.0, max_retries=0)
+    gen = OpenAIGenerator(model="bench", base_url=url, timeout=30.0, max_retries=0, answers="free")
     clock = Clock()
     instrument(gen, clock)
     clock.start = time.perf_counter()
@@ -101,7 +101,7 @@ def run_once(tether: Any, url: str) -> Clock:
 
 def buffered_guard(tether: Any, url: str) -> float:
     """Baseline: read the whole answer, then verify it (what a blocking output guard does)."""
-    gen = OpenAIGenerator(model="bench", base_url=url, timeout=30.0, max_retries=0)
+    gen = OpenAIGenerator(model="bench", base_url=url, timeout=30.0, max_retries=0, answers="free")
     drafts = []
     start = time.perf_counter()
     drafts = list(gen.generate(QUESTION, _hits(tether)))

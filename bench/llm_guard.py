@@ -15,7 +15,8 @@ cores; the raw output is not needed here):
 
     OPENAI_API_KEY=dummy TETHER_READER=lexical TETHER_TOP_K=4 tether ask \\
         --jsonl Q.jsonl --db /tmp/normans.db --generator openai \\
-        --base-url http://127.0.0.1:8099/v1 --model qwen --timeout 180 --mode abstain=off
+        --base-url http://127.0.0.1:8099/v1 --model qwen --timeout 180 --mode abstain=off \
+        --answers free
 
 This script rebuilds the store (one document per paragraph, ``pNN.txt``) unless
 ``--db`` names one, then replays each question's sentences, in the order the model

@@ -119,6 +119,11 @@ class Settings:
     # Upper bound on a drafted answer; a cut at this bound drops only the unfinished
     # last sentence.
     generator_max_tokens: int = 1024
+    # How the LLM generators answer (ADR 0050): "quotes" — the model chooses passage
+    # sentences by id and they are shown word for word, so a shown sentence is the
+    # passage's own; "free" — the model writes its own sentences and the guard checks
+    # each (kept for comparison, and for questions no single sentence answers).
+    generator_answers: str = "quotes"
     # `tether stats` flags a window whose citation coverage or draft faithfulness
     # (or draft citation coverage) fell by more than this against the previous
     # window: 5 points is beyond the noise of a few hundred drafts, and well inside
@@ -232,6 +237,7 @@ class Settings:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 READERS = ("trained", "lexical")
+ANSWER_MODES = ("quotes", "free")  # generator_answers; the generators read the same pair
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
            "html_full_extract_max_bytes", "ingest_worker_max_files",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
@@ -285,6 +291,9 @@ def load_settings(path: str | os.PathLike[str] | None = None, **overrides: Any) 
         raise ConfigError("support_overlap must be in (0, 1]")
     if settings.reader not in READERS:
         raise ConfigError(f"reader must be one of {', '.join(READERS)}, got {settings.reader!r}")
+    if settings.generator_answers not in ANSWER_MODES:
+        raise ConfigError(f"generator_answers must be one of {', '.join(ANSWER_MODES)}, "
+                          f"got {settings.generator_answers!r}")
     if not 0.0 < settings.page_scale <= 8.0:
         raise ConfigError("page_scale must be in (0, 8]")
     for name in _LIMITS:  # a zero or negative limit would refuse everything, or nothing

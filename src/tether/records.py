@@ -26,6 +26,7 @@ __all__ = [
     "Passage",
     "Piece",
     "Probe",
+    "Remark",
     "SlicedPassages",
     "Verdict",
     "Version",
@@ -208,6 +209,21 @@ class Draft:
     # Citation markers that pointed outside the retrieved set ([7] with four
     # passages): ignored as hints, recorded in the answer trace.
     ignored_markers: tuple[int, ...] = ()
+    # The sentence id a quote-bound generator chose ("3.2": passage 3, sentence 2);
+    # empty for a sentence the model wrote itself (ADR 0050).
+    quoted: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Remark:
+    """What a generator said besides its proposals: never shown as a claim, kept in
+    the answer's trace (ADR 0050): the lead-in before a quote-bound answer's first id,
+    the model's word that the passages do not answer, an id it ignored (``detail``
+    says why) or text it wrote between ids."""
+
+    kind: Literal["lead_in", "declined", "ignored_id", "stray_text"]
+    text: str
+    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,8 @@ def test_acceptance_json_shows_only_the_supported_sentence(db: Path) -> None:
         env = {**os.environ, "PYTHONPATH": str(SRC)}
         done = subprocess.run(
             [sys.executable, "-m", "tether", "ask", QUESTION, "--db", str(db), "--generator",
-             "openai", "--base-url", f"{server.url}/v1", "--model", "any", "--json"],
+             "openai", "--base-url", f"{server.url}/v1", "--model", "any", "--answers", "free",
+             "--json"],
             capture_output=True, text=True, env=env, timeout=60, check=False,
         )
     assert done.returncode == 0, done.stderr
@@ -79,7 +80,8 @@ def test_acceptance_json_shows_only_the_supported_sentence(db: Path) -> None:
 def test_human_output_streams_sentences_then_sources(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with FakeLLMServer(three_sentences()) as server:
         code, out, _ = run(["ask", QUESTION, "--db", str(db), "--generator", "openai",
-                            "--base-url", f"{server.url}/v1", "--model", "any"], capsys)
+                            "--base-url", f"{server.url}/v1", "--model", "any", "--answers", "free"],
+                           capsys)
     assert code == 0
     assert out.startswith(f"{COPIED} [1]\n\nSources\n[1] Solvent X")
     assert "(2 proposed sentence(s) not shown: 1 contradicted, 1 unsupported; --json lists them)" in out
@@ -88,7 +90,7 @@ def test_human_output_streams_sentences_then_sources(db: Path, capsys: pytest.Ca
 def test_text_stream_pieces_equal_answer_text(db: Path) -> None:
     reply = answer("openai", f"{COPIED} [1] Solvent X must be stored away from oxidisers. [1] {NEGATED}")
     with FakeLLMServer(reply) as server, Tether(db, settings=Settings()) as t:
-        gen = t.generator("openai", model="any", base_url=f"{server.url}/v1")
+        gen = t.generator("openai", model="any", base_url=f"{server.url}/v1", answers="free")
         view, printed = TextStream(), ""
         for event in t.stream(QUESTION, generator=gen):
             if event.kind == "sentence":
@@ -114,7 +116,8 @@ def test_cut_stream_says_the_answer_is_incomplete(db: Path, capsys: pytest.Captu
     frames = openai_stream(tokens(f"{COPIED} [1] Solvent X must not"), finish=None, done=False)
     with FakeLLMServer(Reply(frames=frames, cut=True)) as server:
         code, out, _ = run(["ask", QUESTION, "--db", str(db), "--generator", "openai",
-                            "--base-url", f"{server.url}/v1", "--model", "any"], capsys)
+                            "--base-url", f"{server.url}/v1", "--model", "any", "--answers", "free"],
+                           capsys)
     assert code == 0 and out.startswith(f"{COPIED} [1]")
     assert "(answer incomplete, the generator failed:" in out and "must not" not in out
 

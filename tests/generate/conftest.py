@@ -39,6 +39,9 @@ def base_url(provider: str, server: FakeLLMServer) -> str:
 def generator(provider: str, server: FakeLLMServer, **options: Any) -> LLMGenerator:
     options.setdefault("timeout", 5.0)
     options.setdefault("max_retries", 0)
+    # Most tests here script the model's own sentences (free text); the quote-bound
+    # tests, the default mode (ADR 0050), say answers="quotes".
+    options.setdefault("answers", "free")
     cls = OpenAIGenerator if provider == "openai" else AnthropicGenerator
     return cls(model="any", base_url=base_url(provider, server), **options)
 

@@ -178,7 +178,8 @@ def test_first_sentence_is_emitted_while_the_model_is_still_writing(
 
 def test_generator_defaults_come_from_settings(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text(SOLVENT, encoding="utf-8")
-    with FakeLLMServer(answer("openai", f"{LIMIT} [1]")) as server:
+    # The settings' default answer mode is quotes: the model names the sentence.
+    with FakeLLMServer(answer("openai", "[1.3]")) as server:
         settings = Settings(
             generator="openai", generator_model="local-7b", generator_base_url=base_url("openai", server)
         )

@@ -234,6 +234,7 @@ def test_stop_ends_the_answer_and_keeps_the_sources(browser, tmp_path, monkeypat
     second = Reply(frames=openai_stream(tokens(f"Methanol boils at 64.7 °C at sea level. [1] {wrong} [1]")))
     with FakeLLMServer(reply, second) as model:
         monkeypatch.setenv("TETHER_GENERATOR", "openai")
+        monkeypatch.setenv("TETHER_GENERATOR_ANSWERS", "free")  # the model writes its own sentences
         monkeypatch.setenv("TETHER_GENERATOR_BASE_URL", model.url + "/v1")
         monkeypatch.setenv("TETHER_GENERATOR_MODEL", "any")
         monkeypatch.setenv("TETHER_GENERATOR_MAX_RETRIES", "0")

@@ -72,6 +72,10 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
 @click.option("--model", metavar="NAME", default=None, help="Model for an LLM generator.")
 @click.option("--timeout", type=float, metavar="SECONDS", default=None,
               help="Give up on a silent model server after this long.")
+@click.option("--answers", type=click.Choice(["quotes", "free"]), default=None,
+              help="How a model generator answers: quotes (default: it chooses passage "
+                   "sentences, shown word for word) or free (its own sentences, each "
+                   "checked).")
 @judge_option
 @click.option("--verbose", "-v", is_flag=True,
               help="Print every note (an uncalibrated probe threshold) on every call, "
@@ -89,6 +93,7 @@ def ask(
     base_url: str | None,
     model: str | None,
     timeout: float | None,
+    answers: str | None,
     judge: str | None,
     verbose: bool,
 ) -> None:
@@ -103,7 +108,8 @@ def ask(
         raise click.UsageError("give either a QUESTION or --jsonl FILE")
     modes = parse_modes(mode)  # a bad --mode fails before anything is read
     with open_tether(ctx, db, judge=judge) as tether:
-        gen = _generator(tether, generator_name, base_url=base_url, model=model, timeout=timeout)
+        gen = _generator(tether, generator_name, base_url=base_url, model=model, timeout=timeout,
+                         answers=answers)
         principals = _principals(as_)
         if jsonl is not None:
             items = _read_batch(tether, jsonl)  # every line checked before any note

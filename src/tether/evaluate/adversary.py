@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from ..generate import Generator
-from ..records import Draft, Hit
+from ..records import Draft, Hit, Remark
 
 __all__ = ["ObedientGenerator"]
 
@@ -31,7 +31,7 @@ class ObedientGenerator:
 
     def generate(
         self, question: str, hits: Sequence[Hit], *, steering: str | None = None
-    ) -> Iterator[Draft]:
+    ) -> Iterator[Draft | Remark]:
         yield from self.inner.generate(question, hits, steering=steering)
         hint = (hits[0].passage.passage_id,) if hits else ()
         for text in self.payloads.get(question, ()):

@@ -2,8 +2,10 @@
 
 A ``Generator`` has one main method, ``generate``. Its output is only a proposal:
 the guard re-checks every sentence against the retrieved passages, and the passage
-ids a generator attaches are hints, never proof. Built-in generators register
-through the same entry-point group (``tether.generators``) as third-party ones.
+ids a generator attaches are hints, never proof. Besides drafts it may yield
+``Remark``s (a lead-in, ids it ignored): recorded in the trace, never shown.
+Built-in generators register through the same entry-point group
+(``tether.generators``) as third-party ones.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from importlib.metadata import entry_points
 from typing import Any, Protocol
 
 from ..errors import ConfigError
-from ..records import Draft, Hit
+from ..records import Draft, Hit, Remark
 
 __all__ = ["Generator", "load_generator"]
 
@@ -25,8 +27,9 @@ class Generator(Protocol):
 
     def generate(
         self, question: str, hits: Sequence[Hit], *, steering: str | None = None
-    ) -> Iterator[Draft]:
-        """Yield draft sentences as they are ready (a streaming provider yields early)."""
+    ) -> Iterator[Draft | Remark]:
+        """Yield draft sentences as they are ready (a streaming provider yields early),
+        and any remarks about them."""
         ...
 
 

@@ -1,9 +1,15 @@
 """The generator over any provider, and its options from the settings.
 
 A provider is a ``ChatClient`` from ``tether.providers``. ``LLMGenerator`` turns a client into
-a ``Generator``: it builds the numbered prompt, feeds the stream to the sentence
-assembler and yields each ``Draft`` the moment its sentence is complete, so the guard
-verifies sentence one while the model writes sentence two.
+a ``Generator`` that answers in one of two ways (``answers``):
+
+- ``"quotes"`` (the default, ADR 0050): the model sees each passage sentence under an id
+  (``[3.2]``) and answers by choosing ids; each chosen sentence is yielded, as stored,
+  the moment its id is complete (``quotes``).
+- ``"free"``: the model writes its own sentences with ``[n]`` markers; the sentence
+  assembler yields each ``Draft`` the moment its sentence is complete.
+
+Either way the guard verifies sentence one while the model writes the next.
 
 Failures are sorted by what the user can do about them. A rejected key, an unknown
 model or a missing setting is a ``ConfigError``: the run stops with a message that
@@ -18,14 +24,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..config import Settings
+from ..config import ANSWER_MODES, Settings
 from ..errors import ProviderError
 from ..providers import ChatClient, ProviderConfig, provider_config, translate_error
-from ..records import Draft, Hit
+from ..errors import ConfigError
+from ..records import Draft, Hit, Remark
 from .assemble import SentenceAssembler
 from .prompt import Prompt
+from .quotes import QuotePrompt, QuoteReader
 
 __all__ = [
+    "ANSWER_MODES",
     "LLM_GENERATORS",
     "ChatClient",
     "LLMGenerator",
@@ -47,6 +56,7 @@ def settings_options(settings: Settings, options: Mapping[str, Any]) -> dict[str
         "timeout": settings.generator_timeout,
         "max_retries": settings.generator_max_retries,
         "max_tokens": settings.generator_max_tokens,
+        "answers": settings.generator_answers,
     }
     merged.update({k: v for k, v in options.items() if v is not None})
     return merged
@@ -76,7 +86,11 @@ class LLMGenerator:
         timeout: float = 30.0,
         max_retries: int = 2,
         max_tokens: int = 1024,
+        answers: str = "quotes",
     ) -> None:
+        if answers not in ANSWER_MODES:
+            raise ConfigError(f"answers must be one of {', '.join(ANSWER_MODES)}, got {answers!r}")
+        self.answers = answers
         self.sdk()
         config = provider_config(
             self.name,
@@ -93,9 +107,35 @@ class LLMGenerator:
 
     def generate(
         self, question: str, hits: Sequence[Hit], *, steering: str | None = None
-    ) -> Iterator[Draft]:
+    ) -> Iterator[Draft | Remark]:
         if not hits:
             return  # nothing to answer from: no call, no cost
+        if self.answers == "quotes":
+            yield from self._quotes(question, hits, steering)
+        else:
+            yield from self._free(question, hits, steering)
+
+    def _quotes(
+        self, question: str, hits: Sequence[Hit], steering: str | None
+    ) -> Iterator[Draft | Remark]:
+        """Ids in, the chosen stored sentences out, each as soon as its id is complete."""
+        prompt = QuotePrompt.build(question, hits, steering=steering)
+        reader = QuoteReader(prompt)
+        try:
+            for text in self.client.stream(prompt.system, prompt.user):
+                yield from reader.feed(text)
+        except ProviderError as exc:
+            remarks, tail = reader.abandon()
+            yield from (r for r in remarks if isinstance(r, Remark))
+            if tail:
+                raise ProviderError(
+                    f"{exc}; the unfinished id after it was discarded ({len(tail)} characters)"
+                ) from exc
+            raise
+        yield from reader.close()
+
+    def _free(self, question: str, hits: Sequence[Hit], steering: str | None) -> Iterator[Draft]:
+        """The model's own sentences, each as soon as its end is certain."""
         prompt = Prompt.build(question, hits, steering=steering)
         assembler = SentenceAssembler()
         try:

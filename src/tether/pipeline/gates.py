@@ -28,7 +28,7 @@ from ..guard.reader import bound_judge, reader_refusal
 from ..judges.base import Judge
 from ..modes import ModesSpec, resolve_modes
 from ..ops.monitor import Recheck, record_answer
-from ..records import Answer, AnswerSentence, Draft, Hit
+from ..records import Answer, AnswerSentence, Draft, Hit, Remark
 from ..retrieve.focused import refine
 from ..retrieve.probe import probe_retrieved, steering_text
 from ..retrieve.search import retrieve
@@ -36,7 +36,7 @@ from ..text.asked import not_stated
 from ..text.sentences import sentence_spans
 from .events import Sentence, Sources
 from .state import Engine, Grounds, Run, VersionTexts
-from .trace import AnswerJudged, IgnoredMarkers, ProbeTrace, Trace
+from .trace import AnswerJudged, IgnoredMarkers, ProbeTrace, Trace, quotes_trace
 
 __all__ = [
     "answer_check",
@@ -151,14 +151,18 @@ def generate_and_guard(
             run.dropped.append(outcome)
 
 
-def _noted(drafts: Iterator[Draft], run: Run) -> Iterator[Draft]:
-    """Pass drafts through, noting markers out of range and a provider failure.
+def _noted(drafts: Iterator[Draft | Remark], run: Run) -> Iterator[Draft]:
+    """Pass drafts through, noting remarks, markers out of range and a provider failure.
 
-    A failure ends the drafts: what was verified before it stays, nothing after it
-    is shown, and ``finish`` puts the reason in the answer.
+    A remark (a lead-in, an ignored id) goes to the trace and nowhere else: it is
+    never a claim. A failure ends the drafts: what was verified before it stays,
+    nothing after it is shown, and ``finish`` puts the reason in the answer.
     """
     try:
         for draft in drafts:
+            if isinstance(draft, Remark):
+                run.remarks.append(draft)
+                continue
             if draft.ignored_markers:
                 run.ignored_markers.append(
                     IgnoredMarkers(draft.text.strip(), tuple(draft.ignored_markers))
@@ -261,6 +265,7 @@ def finish(run: Run) -> Answer:
         generator_failure=run.generator_failure,
         generator_model=model if isinstance(model, str) else None,
         answerability=tuple(round(score, 4) for score in run.reading or ()),
+        quotes=quotes_trace(run.drafts, run.remarks),
     )
     return Answer(
         question=run.question,
@@ -303,7 +308,7 @@ def _refusal(run: Run) -> tuple[str, str] | None:
     if not run.hits:
         return "retrieval", f"{missing}: nothing in the collection matches the question"
     if not run.drafts:
-        return "generator", f"{missing}: the passages found hold no sentence that answers it"
+        return "generator", _no_drafts(missing, run)
     reason = (f"{missing}: none of the {len(run.drafts)} proposed sentences is stated by"
               " the passages found")
     withheld = sum(1 for d in run.dropped if d.reason)
@@ -312,6 +317,19 @@ def _refusal(run: Run) -> tuple[str, str] | None:
                   f" original text in the passages found ({withheld} rest only on transcribed"
                   " or generated text, which quote_original_only withholds)")
     return "guard", reason
+
+
+def _no_drafts(missing: str, run: Run) -> str:
+    """Why a generator proposed nothing: the model said the passages do not answer
+    (its own words stay in the trace: they are the model's, not evidence), it chose
+    no sentence, or the extractive reading found none."""
+    found = f"the {len(run.hits)} passages found" if len(run.hits) > 1 else "the passage found"
+    if any(r.kind == "declined" for r in run.remarks):
+        they = "they do" if len(run.hits) > 1 else "it does"
+        return f"{missing}: the model read {found} and said {they} not answer it"
+    if run.remarks:
+        return f"{missing}: the model chose no sentence of {found}"
+    return f"{missing}: the passages found hold no sentence that answers it"
 
 
 def _judge(engine: Engine) -> Judge | None:

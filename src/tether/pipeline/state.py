@@ -19,7 +19,7 @@ from ..config import Settings
 from ..generate import Generator
 from ..guard.attribute import Evidence
 from ..judges.base import Judge
-from ..records import AnswerSentence, Draft, Dropped, Hit
+from ..records import AnswerSentence, Draft, Dropped, Hit, Remark
 from ..retrieve.calibrate import Threshold
 from ..retrieve.probe import ProbeReport
 from ..store import Store
@@ -67,6 +67,7 @@ class Run:
     refusal: tuple[str, str] | None = None  # (layer, reason) of a gate that refused
     answer_judged: AnswerJudged | None = None
     ignored_markers: list[IgnoredMarkers] = field(default_factory=list)
+    remarks: list[Remark] = field(default_factory=list)  # what the generator said besides drafts
     generator_failure: str | None = None
 
     @property

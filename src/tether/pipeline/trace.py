@@ -3,7 +3,8 @@
 ``Trace`` names every entry; ``Answer.trace`` is its JSON form (``to_json``), a
 plain dict whose keys and order are a stored contract (the audit log, ``ask --json``):
 ``retrieved``, ``shadow``, ``probe``, ``withheld``, then, only when they happened,
-``answer_judge``, ``ignored_markers``, ``generator_failure`` and ``generator_model``.
+``answer_judge``, ``ignored_markers``, ``generator_failure``, ``generator_model``,
+``answerability`` and ``quotes`` (a quote-bound answer's ids and remarks, ADR 0050).
 
 >>> Trace(retrieved=("p1",), probe=ProbeTrace("default")).to_json()
 {'retrieved': ['p1'], 'shadow': [], 'probe': {'threshold_source': 'default', 'missing': [], 'absent': []}, 'withheld': []}
@@ -11,11 +12,13 @@ plain dict whose keys and order are a stored contract (the audit log, ``ask --js
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["AnswerJudged", "IgnoredMarkers", "ProbeTrace", "Trace"]
+from ..records import Draft, Remark
+
+__all__ = ["AnswerJudged", "IgnoredMarkers", "ProbeTrace", "QuotesTrace", "Trace", "quotes_trace"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,39 @@ class IgnoredMarkers:
 
 
 @dataclass(frozen=True, slots=True)
+class QuotesTrace:
+    """A quote-bound answer as the model gave it: the ids it chose, in order, and
+    what it wrote besides them — none of which was shown."""
+
+    chosen: tuple[str, ...] = ()
+    lead_in: str | None = None
+    declined: str | None = None  # the model's words when it said the passages do not answer
+    ignored: tuple[tuple[str, str], ...] = ()  # (id as written, why)
+    stray_text: str | None = None  # text written between or after the ids
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "chosen": list(self.chosen),
+            "lead_in": self.lead_in,
+            "declined": self.declined,
+            "ignored": [{"id": raw, "why": why} for raw, why in self.ignored],
+            "stray_text": self.stray_text,
+        }
+
+
+def quotes_trace(drafts: Sequence[Draft], remarks: Sequence[Remark]) -> QuotesTrace | None:
+    """The quote-bound part of the trace; None when the generator chose no ids and
+    said nothing besides its drafts (free text, the extractive reading)."""
+    chosen = tuple(d.quoted for d in drafts if d.quoted)
+    if not chosen and not remarks:
+        return None
+    said = {r.kind: r.text for r in remarks}
+    ignored = tuple((r.text, r.detail) for r in remarks if r.kind == "ignored_id")
+    return QuotesTrace(chosen, said.get("lead_in"), said.get("declined"), ignored,
+                       said.get("stray_text"))
+
+
+@dataclass(frozen=True, slots=True)
 class Trace:
     """Everything ``Answer.trace`` says, typed; ``to_json`` is the stored form."""
 
@@ -72,6 +108,7 @@ class Trace:
     # The answerability model's scores of the verified sentences, in their order, when
     # the trained reader's answer gate read them (reader = "trained", abstain not off).
     answerability: tuple[float, ...] = ()
+    quotes: QuotesTrace | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -90,4 +127,6 @@ class Trace:
             out["generator_model"] = self.generator_model
         if self.answerability:
             out["answerability"] = list(self.answerability)
+        if self.quotes is not None:
+            out["quotes"] = self.quotes.to_json()
         return out

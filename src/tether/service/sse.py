@@ -27,7 +27,7 @@ from starlette.types import Receive, Scope, Send
 from ..deadline import until
 from ..generate import Generator
 from ..pipeline import Event
-from ..records import Draft, Hit
+from ..records import Draft, Hit, Remark
 
 __all__ = ["EventStreamResponse", "Pump", "StoppableGenerator", "Stopped", "format_event"]
 
@@ -60,7 +60,7 @@ class StoppableGenerator:
 
     def generate(
         self, question: str, hits: Sequence[Hit], *, steering: str | None = None
-    ) -> Iterator[Draft]:
+    ) -> Iterator[Draft | Remark]:
         drafts = self.inner.generate(question, hits, steering=steering)
         try:
             for draft in drafts:
