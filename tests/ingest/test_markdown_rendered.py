@@ -6,10 +6,7 @@ stored as its source resolve to the same words in the rendered text."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -26,9 +23,9 @@ from tether.ops.cite import resolve
 from tether.store.sqlite import SQLiteStore
 from tether.text.sentences import sentence_spans
 
+from .test_rendered_visibility import _cli
 from .test_structure import MARKDOWN as STREAMS
 
-SRC = str(Path(tether.__file__).resolve().parents[1])
 CORPUS = Path(tether.__file__).parent / "demo"
 
 # Issue #34, item 4: each place a Markdown source hides a sentence from its reader.
@@ -105,13 +102,6 @@ tether ingest  docs/   # kept as written
 Escaped *stars* and 2 * 3 = 6.
 
 Last line."""
-
-
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TETHER_")}
-    env["PYTHONPATH"] = SRC
-    return subprocess.run([sys.executable, "-m", "tether", *args], cwd=cwd, env=env, text=True,
-                          capture_output=True, timeout=300, check=False)
 
 
 @pytest.fixture(scope="module")
