@@ -41,3 +41,13 @@ def test_openapi_documents_every_route_and_the_answer_record(demo_tether, client
             "/v1/documents/{doc_id}", "/healthz", "/metrics"} <= set(doc["paths"])
     assert {"Answer", "AnswerSentence", "Citation", "Problem", "SourcesEvent"} <= set(doc["components"]["schemas"])
     assert doc["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+
+
+def test_every_operation_documents_the_refusals_that_come_before_any_route(demo_tether, client_for):
+    key = add_key(demo_tether, "reader", "public")
+    doc = client_for(demo_tether).get("/openapi.json", headers={"Authorization": f"Bearer {key}"}).json()
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            assert {"403", "414", "421", "431"} <= set(operation["responses"]), (method, path)
+    upload = doc["paths"]["/v1/answers"]["post"]["responses"]
+    assert "Host" in upload["421"]["description"] and "8 KiB" in upload["414"]["description"]

@@ -41,6 +41,7 @@ from .answers import ServiceState
 from .apidocs import DOCS_PATHS, install_docs
 from .auth import AuthMiddleware, KeyRing
 from .crosssite import CrossSiteMiddleware
+from .heads import MAX_HEAD_BYTES, MAX_REQUEST_LINE_BYTES
 from .deadlines import BodyTimeout, DeadlineMiddleware, HeavyLimitMiddleware
 from .jsonbody import BadBody
 from .limits import BodyLimitMiddleware, BodyTooLarge, body_limit_for
@@ -134,6 +135,17 @@ def _install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, internal_error)
 
 
+# What any route may answer before it runs: the cross-site rules of a keyless server
+# (ADR 0045) and the bounds on a request's head (service.heads).
+_EVERY_ROUTE_REFUSES = {
+    403: "Refused: a cross-site request to a server without keys, or a write a browser "
+         "did not preflight (no JSON body, X-Tether-Request or Authorization)",
+    414: f"The request line is over {MAX_REQUEST_LINE_BYTES // 1024} KiB",
+    421: "Refused: the Host is not this machine (a server without keys)",
+    431: f"The request head is over {MAX_HEAD_BYTES // 1024} KiB",
+}
+
+
 def _openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document plus the shapes routes build by hand and the bearer scheme."""
     if app.openapi_schema:
@@ -150,9 +162,11 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     # Validation errors are problem+json here, not FastAPI's default shape.
     for operations in schema.get("paths", {}).values():
         for operation in operations.values():
-            responses = operation.get("responses", {})
+            responses = operation.setdefault("responses", {})
             if "HTTPValidationError" in json.dumps(responses.get("422", {})):
                 responses["422"] = problem_responses(422)[422]
+            for code, why in _EVERY_ROUTE_REFUSES.items():
+                responses.setdefault(str(code), {**problem_responses(code)[code], "description": why})
     for name in ("HTTPValidationError", "ValidationError"):
         components.pop(name, None)
     app.openapi_schema = schema
