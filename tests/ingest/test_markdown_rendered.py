@@ -14,7 +14,6 @@ import pytest
 from citehelp import cite
 
 import tether
-from tether import ids
 from tether.config import Settings
 from tether.ingest.extract import EXTRACTORS, MARKDOWN, extract_bytes
 from tether.ingest.extract.text import TextExtractor, markdown_title
@@ -23,7 +22,7 @@ from tether.ops.cite import resolve
 from tether.store.sqlite import SQLiteStore
 from tether.text.sentences import sentence_spans
 
-from .test_rendered_visibility import _cli
+from .test_rendered_visibility import ingest_folder
 from .test_structure import MARKDOWN as STREAMS
 
 CORPUS = Path(tether.__file__).parent / "demo"
@@ -109,16 +108,7 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], 
     folder = tmp_path_factory.mktemp("md")
     for name, source in {**HIDING, "rendered.md": RENDERED}.items():
         (folder / name).write_text(source, encoding="utf-8")
-    db = folder / "t.db"
-    done = _cli("ingest", str(folder), "--db", str(db), cwd=folder)
-    assert done.returncode == 0, done.stderr
-    store = SQLiteStore(db)
-    try:
-        texts = {path.name: store.version(ids.doc_id_for(path.resolve().as_uri())).text
-                 for path in folder.glob("*.md")}
-    finally:
-        store.close()
-    return texts, done.stdout + done.stderr
+    return ingest_folder(folder, folder.glob("*.md"))
 
 
 @pytest.mark.parametrize("name", sorted(HIDING))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -103,11 +104,23 @@ def _page(padding: int = 0) -> str:
             f"{_body()}<h2>Service notes</h2>{pad}</article></body></html>")
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def ingest_folder(folder: Path, files: Iterable[Path]) -> tuple[dict[str, str], str]:
+    """``tether ingest folder`` as a separate process (no TETHER_* settings): the stored
+    text of each of ``files`` by name, and what the ingest printed."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TETHER_")}
     env["PYTHONPATH"] = SRC
-    return subprocess.run([sys.executable, "-m", "tether", *args], cwd=cwd, env=env, text=True,
-                          capture_output=True, timeout=300, check=False)
+    db = folder / "t.db"
+    done = subprocess.run([sys.executable, "-m", "tether", "ingest", str(folder), "--db", str(db)],
+                          cwd=folder, env=env, text=True, capture_output=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    store = SQLiteStore(db)
+    try:
+        texts = {path.name: store.version(ids.doc_id_for(path.resolve().as_uri())).text
+                 for path in files}
+    finally:
+        store.close()
+    return texts, done.stdout + done.stderr
 
 
 @pytest.fixture(scope="module")
@@ -119,16 +132,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     small.write_text(_page(), encoding="utf-8")
     big.write_text(_page(padding=10_500), encoding="utf-8")
     assert big.stat().st_size > Settings().html_full_extract_max_bytes > small.stat().st_size
-    db = folder / "t.db"
-    done = _cli("ingest", str(folder), "--db", str(db), cwd=folder)
-    assert done.returncode == 0, done.stderr
-    store = SQLiteStore(db)
-    try:
-        texts = {path.name: store.version(ids.doc_id_for(path.resolve().as_uri())).text
-                 for path in (small, big)}
-    finally:
-        store.close()
-    texts["output"] = done.stdout + done.stderr
+    texts, texts["output"] = ingest_folder(folder, (small, big))
     return texts
 
 
@@ -207,11 +211,5 @@ def test_a_hidden_element_whose_tail_holds_a_control_character_is_dropped_not_a_
     # Found by tests/fuzz/test_fuzz_extract.py: lxml refused to re-set the tail (exit 70).
     page = tmp_path / "ctl.html"
     page.write_bytes(b"<p>Before the div.</p><div style='display:none'>x</div>\x1f after it")
-    done = _cli("ingest", str(page), "--db", str(tmp_path / "t.db"), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    store = SQLiteStore(tmp_path / "t.db")
-    try:
-        text = store.version(ids.doc_id_for(page.resolve().as_uri())).text
-    finally:
-        store.close()
+    text = ingest_folder(tmp_path, [page])[0][page.name]
     assert text.startswith("Before the div.") and "after it" in text and "x\n" not in text
