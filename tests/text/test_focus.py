@@ -10,6 +10,7 @@ from tether.text.focus import (
     is_usage,
     mentions,
     read_focus,
+    row_text,
     term_like,
     term_of,
 )
@@ -190,3 +191,14 @@ def test_defines(question, sentence, defining):
     from tether.text.focus import defines
 
     assert defines(question, sentence) is defining
+
+
+@pytest.mark.parametrize("row, statement", [
+    ("| Default: | KeepAliveTimeout 5 |", True),  # a field and its value
+    ("| %D | The time taken to serve the request, in microseconds. |", True),
+    ("|---|---|", False),  # the header rule
+    ("| Status: |  |", False),  # a label without a value
+])
+def test_a_table_row_is_read_as_its_cells(row: str, statement: bool) -> None:
+    assert is_fragment(row) is not statement
+    assert not row_text(row).startswith("|") and not row_text(row).endswith("|")

@@ -355,12 +355,28 @@ _URL = re.compile(r"(?<!\w)\w+://\S+|(?:[^\s@]{1,64}|@)@\S+|\]\((?:[^)\]]|\](?!\
 _COMMAND = re.compile(r"^[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?\s+--?[A-Za-z]")
 
 
+# A table row as extraction writes it ("| Default: | KeepAliveTimeout 5 |"); its cells
+# are split at unescaped bars.
+_ROW = re.compile(r"\|[^\n]*\|")
+_CELL_BAR = re.compile(r"(?<!\\)\|")
+
+
+def row_text(sentence: str) -> str:
+    """A table row's cells as one line ("Default: KeepAliveTimeout 5"); any other
+    sentence as it is."""
+    s = sentence.strip()
+    if not _ROW.fullmatch(s):
+        return s
+    return " ".join(c.strip().replace("\\|", "|") for c in _CELL_BAR.split(s[1:-1]) if c.strip())
+
+
 def is_fragment(sentence: str) -> bool:
     """A piece that is no sentence: code, a command line, a running header
     ("GREP(1) User Commands GREP(1)"), a heading, a bare term ("-v, --invert-match"),
     a bare link, or a line cut off mid-word or mid-clause. A term line that states
-    its default ("--num-callers=<number> [default: 12]") is a statement."""
-    s = sentence.strip()
+    its default ("--num-callers=<number> [default: 12]") is a statement, and so is a
+    table row read as its cells ("| Default: | KeepAliveTimeout 5 |")."""
+    s = row_text(sentence)
     if not s or _CODE.search(s):
         return True
     if s.endswith(("‐", "-", ",", "(", "[", "{", "|")):

@@ -226,6 +226,14 @@ function citeButton(citation, n) {
   }, label);
 }
 
+// A table row quoted as extraction wrote it ("| Default: | KeepAliveTimeout 5 |") is
+// shown as its cells, as the command line shows it; the citation keeps the exact quote.
+function shownText(text) {
+  const row = text.trim();
+  if (!/^\|[^\n]*\|$/.test(row)) return text;
+  return row.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replaceAll("\\|", "|")).filter(Boolean).join(" ");
+}
+
 function appendSentence(sentence) {
   const index = state.sentences.length;
   state.sentences.push(sentence);
@@ -246,7 +254,7 @@ function sentenceNode(sentence, index) {
     return citeButton(citation, n);
   });
   return el("span", { class: "sentence", dataset: { sentence: String(index) } },
-    sentence.text, " ", el("span", { class: "cites" }, buttons));
+    shownText(sentence.text), " ", el("span", { class: "cites" }, buttons));
 }
 
 // -- the outcome ------------------------------------------------------------------------------
