@@ -1,0 +1,68 @@
+"""The guard as a Haystack component (``pip install 'tether[haystack]'``).
+
+``TetherGuard`` sits after a generator: ``replies`` (the generator's; a chat
+generator's messages convert to text on the connection) and ``documents`` (what the
+retriever found) in; out come ``replies`` with only their verified sentences (so it
+stands where the generator's replies went, before an ``AnswerBuilder``), ``guarded``
+(one ``GuardedAnswer`` per reply: each kept sentence citing its ``Document``) and
+``dropped`` (every sentence held back, with its verdict)::
+
+    pipe.add_component("guard", TetherGuard())
+    pipe.connect("llm.replies", "guard.replies")
+    pipe.connect("retriever.documents", "guard.documents")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..config import Settings
+from ..errors import InputError
+from ..judges.base import Judge
+from ..records import Dropped
+from .guarded import FROM_SETTINGS, Guard, GuardedAnswer, MissingFramework, Source
+
+try:
+    from haystack import Document, component
+except ImportError as exc:
+    raise MissingFramework("Haystack", "haystack") from exc
+
+__all__ = ["TetherGuard"]
+
+
+def _sources(documents: object) -> list[Source]:
+    if not isinstance(documents, list):
+        raise InputError(f"documents must be a list of Document, not {type(documents).__name__}")
+    for index, document in enumerate(documents):
+        if not isinstance(document, Document):
+            raise InputError(f"documents[{index}] must be a Document, not {type(document).__name__}")
+    # A document without text (an image's blob) supports nothing.
+    return [Source(document.id, document.content or "", document) for document in documents]
+
+
+@component
+class TetherGuard:
+    """Verifies a generator's replies against the retrieved documents (see the module's
+    docstring); ``settings``, ``judge`` and ``modes`` are ``Guard``'s."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings | None = None,
+        judge: Judge | None = FROM_SETTINGS,
+        modes: Mapping[str, str] | None = None,
+    ) -> None:
+        self.guard = Guard(settings=settings, judge=judge, modes=modes)
+
+    @component.output_types(replies=list[str], guarded=list[GuardedAnswer], dropped=list[Dropped])
+    def run(self, replies: list[str], documents: list[Document]) -> dict[str, Any]:
+        if not isinstance(replies, list):
+            raise InputError(f"replies must be a list of str, not {type(replies).__name__}")
+        sources = _sources(documents)
+        guarded = [self.guard.check(reply, sources) for reply in replies]
+        return {
+            "replies": [answer.text for answer in guarded],
+            "guarded": guarded,
+            "dropped": [dropped for answer in guarded for dropped in answer.dropped],
+        }
