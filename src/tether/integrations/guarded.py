@@ -93,6 +93,8 @@ def source_ids(ids: Sequence[str | None]) -> list[str]:
     out: list[str] = []
     for index, own in enumerate(ids):
         key = own if own and own not in taken else f"{own or ''}#{index}"
+        while key in taken:  # an own id that looks like a made one ("#1")
+            key += f"#{index}"
         taken.add(key)
         out.append(key)
     return out
