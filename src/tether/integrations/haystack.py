@@ -1,8 +1,7 @@
 """The guard as a Haystack component (``pip install 'tether[haystack]'``).
 
-``TetherGuard`` sits after a generator: ``replies`` (the generator's; a chat
-generator's messages convert to text on the connection) and ``documents`` (what the
-retriever found) in; out come ``replies`` with only their verified sentences (so it
+``TetherGuard`` sits after a generator: ``replies`` (a generator's texts or a chat
+generator's messages) and ``documents`` (what the retriever found) in; out come ``replies`` with only their verified sentences (so it
 stands where the generator's replies went, before an ``AnswerBuilder``), ``guarded``
 (one ``GuardedAnswer`` per reply: each kept sentence citing its ``Document``) and
 ``dropped`` (every sentence held back, with its verdict)::
@@ -25,10 +24,18 @@ from .guarded import FROM_SETTINGS, Guard, GuardedAnswer, MissingFramework, Sour
 
 try:
     from haystack import Document, component
+    from haystack.dataclasses import ChatMessage
 except ImportError as exc:
     raise MissingFramework("Haystack", "haystack") from exc
 
 __all__ = ["TetherGuard"]
+
+
+def _reply_text(reply: object) -> object:
+    """A chat message's text (``None``, a message of tool calls only, is no text)."""
+    if isinstance(reply, ChatMessage):
+        return reply.text or ""
+    return reply
 
 
 def _sources(documents: object) -> list[Source]:
@@ -56,11 +63,11 @@ class TetherGuard:
         self.guard = Guard(settings=settings, judge=judge, modes=modes)
 
     @component.output_types(replies=list[str], guarded=list[GuardedAnswer], dropped=list[Dropped])
-    def run(self, replies: list[str], documents: list[Document]) -> dict[str, Any]:
+    def run(self, replies: list[str] | list[ChatMessage], documents: list[Document]) -> dict[str, Any]:
         if not isinstance(replies, list):
-            raise InputError(f"replies must be a list of str, not {type(replies).__name__}")
+            raise InputError(f"replies must be a list of str or ChatMessage, not {type(replies).__name__}")
         sources = _sources(documents)
-        guarded = [self.guard.check(reply, sources) for reply in replies]
+        guarded = [self.guard.check(_reply_text(reply), sources) for reply in replies]
         return {
             "replies": [answer.text for answer in guarded],
             "guarded": guarded,
