@@ -29,7 +29,7 @@ framework("haystack")
 from haystack import Document, Pipeline, component  # noqa: E402
 from haystack.components.builders import AnswerBuilder, ChatPromptBuilder, PromptBuilder  # noqa: E402
 from haystack.components.retrievers.in_memory import InMemoryBM25Retriever  # noqa: E402
-from haystack.core.errors import PipelineRuntimeError  # noqa: E402
+from haystack.core.errors import PipelineRuntimeError, SerializationError  # noqa: E402
 from haystack.dataclasses import ChatMessage, GeneratedAnswer, ToolCall  # noqa: E402
 from haystack.document_stores.in_memory import InMemoryDocumentStore  # noqa: E402
 
@@ -177,3 +177,20 @@ def test_bad_input_is_haystacks_component_error_carrying_one_line(guard, inputs,
         guard_only().run({"guard": inputs})
     assert caught.value.component_name == "guard"
     assert str(caught.value).splitlines()[-1] == f"Error: {message}"
+
+
+def test_a_pipeline_with_the_guard_is_saved_and_loaded_as_yaml():
+    pipe = Pipeline()
+    pipe.add_component("guard", TetherGuard(modes={"judge": "off"}))
+    # Haystack loads only classes of modules the caller trusts.
+    loaded = Pipeline.loads(pipe.dumps(), allowed_modules=["tether.integrations.haystack"])
+    assert loaded.get_component("guard").guard.modes == {"judge": "off"}
+    assert loaded.run({"guard": {"replies": [ANSWER], "documents": DOCUMENTS}})["guard"]["replies"] == [
+        " ".join(SUPPORTED)]
+
+
+def test_a_guard_given_objects_says_why_it_cannot_be_saved():
+    pipe = Pipeline()
+    pipe.add_component("guard", TetherGuard(judge=None))
+    with pytest.raises(SerializationError, match="given judge cannot be serialized"):
+        pipe.dumps()

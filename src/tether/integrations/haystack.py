@@ -9,6 +9,10 @@ stands where the generator's replies went, before an ``AnswerBuilder``), ``guard
     pipe.add_component("guard", TetherGuard())
     pipe.connect("llm.replies", "guard.replies")
     pipe.connect("retriever.documents", "guard.documents")
+
+A pipeline holding it is saved as YAML with its ``modes`` (settings and judge objects
+cannot be saved); Haystack loads it once told to trust the module:
+``Pipeline.loads(text, allowed_modules=["tether.integrations.haystack"])``.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from ..records import Dropped
 from .guarded import FROM_SETTINGS, Guard, GuardedAnswer, MissingFramework, Source
 
 try:
-    from haystack import Document, component
+    from haystack import Document, component, default_from_dict, default_to_dict
+    from haystack.core.errors import SerializationError
     from haystack.dataclasses import ChatMessage
 except ImportError as exc:
     raise MissingFramework("Haystack", "haystack") from exc
@@ -61,6 +66,22 @@ class TetherGuard:
         modes: Mapping[str, str] | None = None,
     ) -> None:
         self.guard = Guard(settings=settings, judge=judge, modes=modes)
+        # Objects a pipeline's YAML cannot hold; without them the guard is the settings'.
+        self._objects = [name for name, given in (("settings", settings is not None),
+                                                  ("judge", judge is not FROM_SETTINGS)) if given]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The component as a pipeline's YAML holds it: its ``modes`` (the settings and
+        judge come from Tether's configuration where the pipeline is loaded)."""
+        if self._objects:
+            raise SerializationError(
+                f"a TetherGuard given {' and '.join(self._objects)} cannot be serialized: set them "
+                "in Tether's configuration (tether.toml or TETHER_* variables) instead")
+        return default_to_dict(self, modes=self.guard.modes)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TetherGuard:
+        return default_from_dict(cls, data)
 
     @component.output_types(replies=list[str], guarded=list[GuardedAnswer], dropped=list[Dropped])
     def run(self, replies: list[str] | list[ChatMessage], documents: list[Document]) -> dict[str, Any]:
