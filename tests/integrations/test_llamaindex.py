@@ -10,6 +10,7 @@ import pytest
 
 from tether.errors import InputError
 from tether.integrations import GuardedAnswer
+from tether.text.sentences import split_sentences
 
 from .conftest import (
     ANSWER,
@@ -34,6 +35,7 @@ from llama_index.core.base.response.schema import (  # noqa: E402
     StreamingResponse,
 )
 from llama_index.core.bridge.pydantic import BaseModel  # noqa: E402
+from llama_index.core.llms import MockLLM  # noqa: E402
 from llama_index.core.query_engine import CustomQueryEngine  # noqa: E402
 from llama_index.core.schema import NodeWithScore, TextNode  # noqa: E402
 
@@ -76,6 +78,16 @@ def test_a_query_keeps_supported_sentences_citing_their_node_and_drops_the_rest(
         assert sentence.quote == sentence.source.node.text[start:end]
     assert [(d.text, d.verdict.outcome) for d in guarded.dropped] == [
         (CONTRADICTED, "contradicted"), (UNSUPPORTED, "unsupported")]
+
+
+def test_the_frameworks_own_query_engine_is_guarded(guard):
+    # MockLLM answers with its prompt: the nodes' sentences, verbatim, amid the template's.
+    wrapped = GuardedQueryEngine(SummaryIndex(NODES).as_query_engine(llm=MockLLM()), guard=guard)
+    guarded = wrapped.query("When does water boil?").metadata["tether"]
+    assert {(s.source_id, s.text) for s in guarded.sentences} == {
+        (key, sentence) for key, text in PASSAGES.items() for sentence in split_sentences(text)}
+    assert "Context information is below." in {d.text for d in guarded.dropped}
+    assert all(d.verdict.outcome != "supported" for d in guarded.dropped)
 
 
 def test_aquery_is_guarded_too(guard):
