@@ -2,8 +2,10 @@
 verified by a direct ``verify_answer`` call (the baseline) and through each adapter in
 the same run (ADR 0054). Target: at most 5 ms added (median) by any adapter.
 
-Rows, each the median (and 90th percentile) wall time of ``--runs`` calls, the variants
-interleaved call by call so that a busy machine slows them alike:
+Rows, each the median (and 90th percentile) time of ``--runs`` calls, the variants
+interleaved call by call so that a busy machine slows them alike. Times are this
+process's CPU time (``--clock wall`` for wall time, which other processes' load on a
+shared machine makes bimodal):
 
 - direct:               ``verify_answer(passages=..., answer=...)``
 - core Guard.check:     ``tether.integrations.Guard`` on ``Source`` triples
@@ -18,7 +20,7 @@ in every row). Passages stay prepared between calls, as the guard caches them, s
 baseline is as short as it gets and the added time as visible; ``--cold`` clears that
 cache before every call instead. A framework that is not installed is left out.
 
-    python bench/guard_adapters.py [--runs 300] [--cold]
+    python bench/guard_adapters.py [--runs 300] [--cold] [--clock cpu|wall]
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ def _haystack(settings: Settings) -> dict[str, Callable[[], Any]]:
     }
 
 
+CLOCKS = {"cpu": time.process_time_ns, "wall": time.perf_counter_ns}
+
 _FRAMEWORKS: dict[str, Callable[[Settings], dict[str, Callable[[], Any]]]] = {
     "langchain": _langchain, "llamaindex": _llamaindex, "haystack": _haystack,
 }
@@ -137,7 +141,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--cold", action="store_true", help="clear the prepared passages before every call")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
     args = parser.parse_args()
+    clock = CLOCKS[args.clock]
     variants = _variants(Settings(reader="lexical"))
     kept = {name: _kept(call()) for name, call in variants.items()}  # warm-up, and a check
     assert len(set(kept.values())) == 1, kept
@@ -146,12 +152,12 @@ def main() -> None:
         for name, call in variants.items():
             if args.cold:
                 clear_cache()
-            start = time.perf_counter()
+            start = clock()
             call()
-            times[name].append((time.perf_counter() - start) * 1000)
+            times[name].append((clock() - start) / 1e6)
     base = statistics.median(times["direct"])
     print(f"5 sentences x {len(PASSAGES)} passages, {kept['direct']} kept; {args.runs} runs each, "
-          f"{'cold' if args.cold else 'warm'} passages; ms: median (p90), added = median - direct's "
+          f"{'cold' if args.cold else 'warm'} passages, {args.clock} time; ms: median (p90), added = median - direct's "
           f"median, paired = median of (call - the direct call just before it)")
     for name, samples in times.items():
         median = statistics.median(samples)
