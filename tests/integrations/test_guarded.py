@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from tether.config import Settings
-from tether.errors import InputError
+from tether.errors import ConfigError, InputError
 from tether.integrations import Guard, GuardedAnswer, Source
 from tether.integrations.guarded import source_ids
 from tether.judges.trained import TrainedSupportJudge
@@ -82,6 +82,12 @@ def test_what_is_not_text_is_refused_in_one_line(answer, texts, message):
     with pytest.raises(InputError) as caught:
         Guard().check(answer, [Source("s", text, None) for text in texts])
     assert str(caught.value) == message
+
+
+def test_a_wrong_gate_is_refused_when_the_guard_is_made():
+    with pytest.raises(ConfigError, match="unknown gate 'jduge'"):
+        Guard(modes={"jduge": "off"})
+    assert Guard(modes={"judge": "off"}).modes == {"judge": "off"}
 
 
 def test_the_settings_judge_reads_the_verdicts_by_default():

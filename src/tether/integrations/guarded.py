@@ -19,6 +19,7 @@ from ..errors import InputError, MissingExtra
 from ..facade import verify_answer
 from ..judges import load_judge
 from ..judges.base import Judge
+from ..modes import resolve_modes
 from ..records import Dropped, Verdict, to_json
 
 __all__ = ["FROM_SETTINGS", "Guard", "GuardedAnswer", "GuardedSentence", "MissingFramework", "Source"]
@@ -119,8 +120,9 @@ class Guard:
     """Settings and judge, loaded once; ``check`` verifies one answer against its sources.
 
     ``judge`` is the model judge each verdict goes through (``FROM_SETTINGS``: the one
-    the ``judge``/``reader`` settings name, as ``tether verify`` uses; ``None``: the
-    lexical test alone); ``modes`` sets gates for every check (``{"judge": "off"}``).
+    the ``judge``/``reader`` settings name — the shipped support model by default — as
+    ``tether verify`` loads it, with no store's calibration; ``None``: the lexical test
+    alone); ``modes`` sets gates for every check (``{"judge": "off"}``), checked here.
     """
 
     def __init__(
@@ -133,6 +135,7 @@ class Guard:
         self.settings = settings or load_settings()
         self.judge = load_judge(self.settings) if judge is FROM_SETTINGS else judge
         self.modes = dict(modes) if modes else None
+        resolve_modes(self.settings.modes, self.modes)  # an unknown gate or mode: ConfigError now
 
     def check(self, answer: str, sources: Sequence[Source]) -> GuardedAnswer:
         """The answer's sentences, verified against ``sources``; an empty answer keeps
