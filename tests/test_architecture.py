@@ -39,6 +39,9 @@ ALLOWED: dict[str, set[str]] = {
             "facade", "evaluate", "demo", "service", "readers"},
     "service": {"text", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
                 "facade", "evaluate", "demo", "readers"},
+    # The guard inside other frameworks (LlamaIndex, LangChain, Haystack): a face over
+    # the facade's verify_answer and the settings' judge, imported by no stage.
+    "integrations": {"facade", "judges"},
     "package": {"facade", "ingest", "ops", "pipeline"},  # tether/__init__.py re-exports the public API
     "main": {"cli"},
 }
