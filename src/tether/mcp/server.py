@@ -17,6 +17,7 @@ each; the server keeps serving.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
@@ -272,10 +273,37 @@ def _bounds(value: str | None, default: int) -> int:
     return int(value)
 
 
+# Pydantic's pointer to its docs, which the SDK leaves in a rejected argument's message.
+_DOCS_LINE = re.compile(r"\s*For further information visit \S+")
+
+
+def one_line(text: str) -> str:
+    """An error message on one line (the SDK's argument errors span several).
+
+    >>> one_line("1 validation error for askArguments\\nquestion\\n  Input should be a valid string")
+    '1 validation error for askArguments: question: Input should be a valid string'
+    """
+    lines = [" ".join(line.split()) for line in _DOCS_LINE.sub("", text).splitlines()]
+    return ": ".join(line for line in lines if line)
+
+
+async def one_line_errors(ctx: Any, call_next: Any) -> Any:
+    """Middleware: a tool's error result says what went wrong on one line. What the
+    chain returns here is the result as it goes on the wire (a dict)."""
+    result = await call_next(ctx)
+    if isinstance(result, dict) and result.get("isError") and isinstance(result.get("content"), list):
+        content = [{**block, "text": one_line(block["text"])}
+                   if isinstance(block, dict) and isinstance(block.get("text"), str) else block
+                   for block in result["content"]]
+        return {**result, "content": content}
+    return result
+
+
 def build_server(tether: Tether, caller: Caller) -> MCPServer:
     """The server: its tools and resources on ``tether``, acting as ``caller``."""
     server: MCPServer = MCPServer("tether", title="Tether", version=_version(),
-                                  instructions=INSTRUCTIONS, log_level="WARNING")
+                                  instructions=INSTRUCTIONS, log_level="WARNING",
+                                  middleware=[one_line_errors])
     tools = Tools(tether, caller)
     for tool in (tools.ask, tools.verify, tools.resolve, tools.search):
         server.add_tool(tool, annotations=_READ_ONLY, structured_output=False)
