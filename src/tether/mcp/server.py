@@ -228,7 +228,8 @@ class Tools:
             hits = await anyio.to_thread.run_sync(
                 lambda: self.tether.search(query, principals=principals, k=k))
             rows = [_hit_json(hit) for hit in hits]
-            text = "\n\n".join(f"[{r['rank']}] {r['title']} — {r['uri']}\n{r['text']}" for r in rows)
+            text = "\n\n".join(f"{n}. {r['title']} — {r['uri']}\n{r['text']}"
+                                 for n, r in enumerate(rows, start=1))
             return _result(text or "no passages found", {"passages": rows})
 
     # -- resources ---------------------------------------------------------------

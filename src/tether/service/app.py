@@ -5,8 +5,8 @@
 >>> app = create_app(Tether("store.db", create=False))          # doctest: +SKIP
 >>> # uvicorn.run(app, host="127.0.0.1", port=8000)
 
-Request flow, outermost first: latency timing → cross-site rules while no key exists
-(``crosssite``) → API key → deadline (and the body's
+Request flow, outermost first: latency timing → OpenAI's error shape on the chat
+routes (``chat``) → cross-site rules while no key exists (``crosssite``) → API key → deadline (and the body's
 arrival by it) → heavy requests per key → body size limit → route; under uvicorn the
 headers' arrival is bounded too (``deadlines.header_timeout_protocol``).
 Routes run the synchronous core in worker threads (the core is never duplicated as
