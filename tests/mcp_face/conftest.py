@@ -33,8 +33,10 @@ FINANCE_MEMO = ("Project Kestrel is the code name for the acquisition of Osprey 
 
 
 def server_env() -> dict[str, str]:
-    """This source tree first on the server's path; the reader pinned as in conftest."""
-    return {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    """This source tree first on the server's path; the reader pinned as in conftest; no
+    key from the environment the tests run in (each test gives its own)."""
+    env = {k: v for k, v in os.environ.items() if k != "TETHER_API_KEY"}
+    return {**env, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
             "TETHER_READER": os.environ.get("TETHER_READER", "lexical")}
 
 

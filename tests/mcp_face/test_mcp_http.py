@@ -87,3 +87,24 @@ def test_http_acts_as_its_key_and_listens_on_loopback_only(store_db: Path):
         capture_output=True, text=True, env={**server_env(), "TETHER_API_KEY": finance}, timeout=120)
     assert refused.returncode == 2 and "loopback" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_bodies_the_sdk_client_cannot_send_get_a_parse_error_and_the_session_goes_on(store_db: Path):
+    # An unpaired surrogate escape and nesting 100,000 deep, written as a client could.
+    accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    call = b'{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "ask", "arguments": %s}}'
+    with http_server(store_db) as (url, _), httpx.Client(timeout=120) as http:
+        opened = http.post(url, json=hello, headers=accept)
+        session = {**accept, "mcp-session-id": opened.headers["mcp-session-id"],
+                   "mcp-protocol-version": "2025-06-18"}
+        http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+        refused = [http.post(url, headers=session, content=call % (n, arguments)) for n, arguments in (
+            (2, b'{"question": "flash point \\ud800"}'),
+            (3, b'{"question": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"))]
+        after = http.post(url, headers=session, content=call % (4, b'{"question": "What is the flash point of acetone?"}'))
+    for response in refused:
+        assert response.status_code == 400
+        assert response.json()["error"]["code"] == -32700
+    assert after.status_code == 200 and '"id":4' in after.text and "-20 °C" in after.text

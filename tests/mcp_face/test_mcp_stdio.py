@@ -251,7 +251,7 @@ def test_a_store_with_keys_refuses_to_start_without_one(store_db: Path):
     for env in ({}, {"TETHER_API_KEY": "tk_not_a_key"}):
         proc = subprocess.run([sys.executable, "-m", "tether", "mcp", "--db", str(store_db)],
                               input="", capture_output=True, text=True, timeout=120,
-                              env={k: v for k, v in {**server_env(), **env}.items()})
+                              env={**server_env(), **env})
         assert proc.returncode == 2
         assert proc.stdout == ""  # nothing on the protocol's channel
         assert proc.stderr.startswith("error: ") and len(proc.stderr.strip().splitlines()) == 1
