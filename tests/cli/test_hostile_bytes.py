@@ -298,3 +298,4 @@ def test_a_table_row_is_shown_as_its_cells_and_quoted_exactly():
     assert shown("| Syntax: | DirectoryIndex disabled \\| local-url |") == \
         "Syntax: DirectoryIndex disabled | local-url"
     assert shown("Pipes | inside a sentence stay.") == "Pipes | inside a sentence stay."
+    assert shown("### mailbox_size_limit (default: 51200000)") == "mailbox_size_limit (default: 51200000)"

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tether.text.focus import (
+    as_read,
     frame,
     is_fragment,
     is_usage,
     mentions,
     read_focus,
-    row_text,
+    states_value,
     term_like,
     term_of,
 )
@@ -201,4 +202,15 @@ def test_defines(question, sentence, defining):
 ])
 def test_a_table_row_is_read_as_its_cells(row: str, statement: bool) -> None:
     assert is_fragment(row) is not statement
-    assert not row_text(row).startswith("|") and not row_text(row).endswith("|")
+    assert not as_read(row).startswith("|") and not as_read(row).endswith("|")
+
+
+@pytest.mark.parametrize("heading, value", [
+    ("### mailbox_size_limit (default: 51200000)", True),
+    ("### queue_run_delay (default: 300 seconds; before Postfix 2.4: 1000s)", True),
+    ("### Example: greylist policy server", False),  # a title, not a value
+    ("## Buffering", False),
+])
+def test_a_heading_states_its_terms_value(heading: str, value: bool) -> None:
+    assert states_value(heading) is value
+    assert not as_read(heading).startswith("#")

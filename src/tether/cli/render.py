@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from ..records import Answer, AnswerSentence, Citation, to_json
-from ..text.focus import row_text
+from ..text.focus import as_read
 
 __all__ = ["HEADING_JOIN", "TextStream", "answer_json", "answer_text", "citation_line",
            "flowed", "heading_text", "json_block", "json_line", "printable"]
@@ -90,9 +90,10 @@ def flowed(text: str) -> str:
 
 
 def shown(text: str) -> str:
-    """An answer sentence as shown: ``flowed``, a table row as its cells ("Default:
-    KeepAliveTimeout 5"); its citation keeps the exact quote."""
-    return flowed(row_text(text))
+    """An answer sentence as shown: ``flowed``, as a person reads it (``as_read``: a
+    table row as its cells, "Default: KeepAliveTimeout 5"; a heading without its
+    mark); its citation keeps the exact quote."""
+    return flowed(as_read(text))
 
 
 def citation_line(number: int, citation: Citation) -> list[str]:

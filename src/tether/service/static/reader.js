@@ -226,12 +226,13 @@ function citeButton(citation, n) {
   }, label);
 }
 
-// A table row quoted as extraction wrote it ("| Default: | KeepAliveTimeout 5 |") is
-// shown as its cells, as the command line shows it; the citation keeps the exact quote.
+// A sentence as a person reads it, as the command line shows it: a table row quoted as
+// extraction wrote it ("| Default: | KeepAliveTimeout 5 |") as its cells, a heading
+// that states its term's value without its "###". The citation keeps the exact quote.
 function shownText(text) {
-  const row = text.trim();
-  if (!/^\|[^\n]*\|$/.test(row)) return text;
-  return row.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replaceAll("\\|", "|")).filter(Boolean).join(" ");
+  const line = text.trim().replace(/^#{1,6}[ \t]+/, "");
+  if (!/^\|[^\n]*\|$/.test(line)) return line === text.trim() ? text : line;
+  return line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replaceAll("\\|", "|")).filter(Boolean).join(" ");
 }
 
 function appendSentence(sentence) {
