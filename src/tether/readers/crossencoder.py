@@ -115,7 +115,7 @@ class CrossEncoder:
         self._specials = sum(1 for kind, _, _ in self._template if kind == "special")
         if self.info.max_length < 2 * self._specials + 8:
             raise broken(self.directory / READER, self.info.rebuild,
-                          f"max_length {self.info.max_length} is too small to read a pair")
+                         f"max_length {self.info.max_length} is too small to read a pair")
         self._pad_id = pad_id(self._tokenizer)
         self._session, self._inputs = _load_session(self.directory / MODEL, self.info, self.threads)
 
@@ -203,7 +203,7 @@ class CrossEncoder:
             except Exception as exc:  # noqa: BLE001 - onnxruntime's error types are not public
                 problem = " ".join(str(exc).split())[:200]
                 raise broken(self.directory / MODEL, self.info.rebuild,
-                              f"loaded but failed to run ({problem})") from exc
+                             f"loaded but failed to run ({problem})") from exc
             shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs = shifted / shifted.sum(axis=1, keepdims=True)
             for row, k in enumerate(chunk):
