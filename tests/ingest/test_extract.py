@@ -169,6 +169,8 @@ MAN_PAGE = (
         ("---\ntitle: Release notes\n---\nFixed.", "Release notes"),
         ("Acetone safety data\n\nAcetone burns.", "Acetone safety data"),
         ("Torque table\n============\nBody.", "Torque table"),
+        # reStructuredText's overline is no title; the line it stands over is
+        ("============\nTorque table\n============\n\nBody.", "Torque table"),
         # A first line that is a sentence is no title: the file's name is used.
         ("Acetone is a colourless liquid that burns easily.\nMore.", None),
         ("Wear gloves:\n- nitrile", None),

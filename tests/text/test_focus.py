@@ -7,6 +7,7 @@ import pytest
 from tether.text.focus import (
     as_read,
     frame,
+    is_field,
     is_fragment,
     is_usage,
     mentions,
@@ -214,3 +215,13 @@ def test_a_table_row_is_read_as_its_cells(row: str, statement: bool) -> None:
 def test_a_heading_states_its_terms_value(heading: str, value: bool) -> None:
     assert states_value(heading) is value
     assert not as_read(heading).startswith("#")
+
+
+@pytest.mark.parametrize("line, field", [
+    ("Default: 128", True),  # under an option's term: short, but a statement
+    ("  Default: bind to all interfaces", True),
+    ("See also", False),
+    ("Why: ", False),
+])
+def test_a_field_stating_its_value_is_a_statement(line: str, field: bool) -> None:
+    assert is_field(line) is field

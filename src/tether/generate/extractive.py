@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..config import default_reader
 from ..records import Draft, Hit
-from ..text.focus import GENERIC, frame, is_fragment, is_usage, mentions, read_focus, states_value
+from ..text.focus import GENERIC, frame, is_field, is_fragment, is_usage, mentions, read_focus, states_value
 from ..text.instructions import addresses_reader, is_instruction_like
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
@@ -82,11 +82,12 @@ class _Candidate:
 
 
 def _is_content(sentence: str, framing: tuple[str, ...] = ()) -> bool:
-    """Whether a sentence can be answer content: not a fragment, heading (unless it
-    states its term's value), question, usage line (a SYNOPSIS) or instruction (an
-    imperative in a document is never offered as a fact)."""
+    """Whether a sentence can be answer content: not a fragment, a short piece (unless
+    a field states its value: "Default: 128"), a heading (unless it states its term's
+    value), a question, usage line (a SYNOPSIS) or instruction (an imperative in a
+    document is never offered as a fact)."""
     return not (
-        len(sentence) < 15
+        (len(sentence) < 15 and not is_field(sentence))
         or (sentence.startswith("#") and not states_value(sentence))
         or sentence.rstrip().endswith("?")
         or is_fragment(sentence)

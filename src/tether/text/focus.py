@@ -35,7 +35,7 @@ from functools import lru_cache
 from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
-    "GENERIC", "Focus", "as_read", "defined", "defines", "frame", "heading_like", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
+    "GENERIC", "Focus", "as_read", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
     "term_like", "term_of",
 ]
 
@@ -371,6 +371,16 @@ def as_read(sentence: str) -> str:
     if not _ROW.fullmatch(s):
         return s
     return " ".join(c.strip().replace("\\|", "|") for c in _CELL_BAR.split(s[1:-1]) if c.strip())
+
+
+# A field and its value on a line of their own ("Default: 128" under an option's term).
+_FIELD_LINE = re.compile(r"[A-Za-z][\w -]{0,30}:[ \t]+\S")
+
+
+def is_field(sentence: str) -> bool:
+    """Whether a sentence is a field stating its value ("Default: 128"): short, but a
+    statement, not a fragment."""
+    return bool(_FIELD_LINE.match(sentence.strip()))
 
 
 def states_value(heading: str) -> bool:

@@ -34,6 +34,8 @@ __all__ = ["MARKDOWN_EXTRACTOR", "TEXT_EXTRACTOR", "MarkdownExtractor", "TextExt
 
 _ATX = re.compile(r"[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*")
 _SETEXT = re.compile(r"[ ]{0,3}(?:=+|-+)[ \t]*")
+# A line of one punctuation mark repeated: a rule, an over- or underline.
+_RULE = re.compile(r"[ \t]*([=\-~*#^+_])\1{2,}[ \t]*")
 _FENCE = re.compile(r"[ ]{0,3}(?:```|~~~)")
 # ``title: Pump maintenance`` (YAML) or ``title = "Pump maintenance"`` (TOML).
 _META_TITLE = re.compile(r"title[ \t]*[:=][ \t]*(.+?)[ \t]*")
@@ -122,7 +124,8 @@ def text_title(text: str) -> str | None:
     title, skip = _front_matter_title(lines)
     if title or skip:
         return title
-    filled = [i for i, line in enumerate(lines[:40]) if line.strip()]
+    # A reStructuredText title's overline ("=====" above the title) is no title itself.
+    filled = [i for i, line in enumerate(lines[:40]) if line.strip() and not _RULE.fullmatch(line)]
     if not filled:
         return None
     i = filled[0]
