@@ -1,4 +1,7 @@
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -8,6 +11,14 @@ import pytest
 # Settings(reader="trained")): tests/readers, tests/pipeline/test_trained_reader.py,
 # tests/cli/test_trained_reader_cli.py.
 os.environ.setdefault("TETHER_READER", "lexical")
+
+# The default store ($XDG_DATA_HOME/tether/tether.db) is this test process's own: a
+# command run without --db never touches the developer's store, nor the one another
+# pytest-xdist worker's tests use at the same time.
+_DATA_HOME = tempfile.mkdtemp(prefix="tether-test-data-")
+os.environ["XDG_DATA_HOME"] = _DATA_HOME
+os.environ.pop("TETHER_DB", None)  # a test that wants one sets it
+atexit.register(shutil.rmtree, _DATA_HOME, ignore_errors=True)
 
 from tether.config import Settings
 
@@ -28,7 +39,10 @@ import secrets  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
 POSTGRES_URL = os.environ.get("TETHER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-PG_RUN_PREFIX = f"tether_test_{os.getpid()}_{secrets.token_hex(3)}_"
+# One prefix per test process: each pytest-xdist worker (gw0, gw1, ...) is a process of
+# its own, with its own session, and drops only the schemas its own prefix names.
+PG_RUN_PREFIX = (f"tether_test_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{os.getpid()}_"
+                 f"{secrets.token_hex(3)}_")
 
 
 def with_search_path(url: str, schema: str) -> str:
@@ -72,12 +86,21 @@ def postgres_url() -> Iterator[str]:
             _postgres_unavailable(f"cannot connect to {POSTGRES_URL}: {str(exc).strip().splitlines()[0]}")
         _create_database(POSTGRES_URL)
     yield POSTGRES_URL
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-        left = conn.execute(
-            "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (PG_RUN_PREFIX,)
-        ).fetchall()
-        for (schema,) in left:
+    drop_schemas_named(POSTGRES_URL, PG_RUN_PREFIX)
+
+
+def drop_schemas_named(url: str, prefix: str) -> list[str]:
+    """Drop what this process's tests left (a crashed test's schemas): only names that
+    start with ``prefix``, never another worker's or another run's. Returns them."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        left = [schema for (schema,) in conn.execute(
+            "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (prefix,)
+        ).fetchall()]
+        for schema in left:
             conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    return left
 
 
 class PgSchemas:
