@@ -141,3 +141,36 @@ def pg_schemas(postgres_url: str) -> Iterator[PgSchemas]:
 def pg_url(pg_schemas: PgSchemas) -> str:
     """A URL whose search_path is a fresh, empty schema (dropped afterwards)."""
     return pg_schemas.new()
+
+
+# -- slow tests ----------------------------------------------------------------------
+# ``pytest -m "not slow"`` leaves these out while a developer iterates (CI runs them
+# all): every test that drives Chromium (the ``BROWSERS`` fixtures), and the modules
+# below, each of which starts many processes (or kills them at random points) or runs
+# the reader judge's LLM, for half a minute to three minutes of a worker's time.
+BROWSERS = frozenset({"browser", "chromium"})
+SLOW_MODULES = frozenset({
+    "tests/cli/test_ctrl_c.py",
+    "tests/ingest/test_ingest_crash.py",
+    "tests/ingest/test_memory_bound.py",
+    "tests/judges/test_reader.py",
+    "tests/judges/test_reader_cli.py",
+    "tests/service/test_deadlines.py",
+    "tests/service/test_verify_scale.py",
+    "tests/store/test_multiprocess.py",
+    "tests/store/test_sqlite_processes.py",
+})
+
+
+def is_slow(item: pytest.Item) -> bool:
+    return (not BROWSERS.isdisjoint(getattr(item, "fixturenames", ()))
+            or item.nodeid.split("::")[0] in SLOW_MODULES)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks the slow tests, and runs their files first: with each file whole on one
+    worker (``--dist loadfile``), a long file started last would finish alone."""
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: not is_slow(item))  # stable: the order within a file stays
