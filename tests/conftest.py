@@ -11,6 +11,10 @@ import pytest
 # Settings(reader="trained")): tests/readers, tests/pipeline/test_trained_reader.py,
 # tests/cli/test_trained_reader_cli.py.
 os.environ.setdefault("TETHER_READER", "lexical")
+# Likewise BM25 alone: the suite's retrieval expectations are the full-text index's.
+# Fused retrieval (the product's default, ADR 0052) is tested where a test asks for
+# it: tests/retrieve/test_fused.py, tests/readers/test_embedder.py.
+os.environ.setdefault("TETHER_RETRIEVAL", "bm25")
 
 # The default store ($XDG_DATA_HOME/tether/tether.db) is this test process's own: a
 # command run without --db never touches the developer's store, nor the one another

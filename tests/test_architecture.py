@@ -36,9 +36,15 @@ ALLOWED: dict[str, set[str]] = {
                  "facade", "readers"},
     "demo": {"text", "store", "ingest", "facade"},
     "cli": {"text", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
-            "facade", "evaluate", "demo", "service", "readers"},
+            "facade", "evaluate", "demo", "service", "mcp", "readers"},
     "service": {"text", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
                 "facade", "evaluate", "demo", "readers"},
+    # The guard inside other frameworks (LlamaIndex, LangChain, Haystack): a face over
+    # the facade's verify_answer and the settings' judge, imported by no stage.
+    "integrations": {"facade", "judges"},
+    # The MCP face works through the facade: besides it, only the pipeline's event types,
+    # the text toolkit and ops (numbered citations), never a stage's internals.
+    "mcp": {"text", "ops", "pipeline", "facade"},
     "package": {"facade", "ingest", "ops", "pipeline"},  # tether/__init__.py re-exports the public API
     "main": {"cli"},
 }

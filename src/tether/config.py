@@ -19,7 +19,7 @@ from typing import Any
 from .errors import ConfigError
 
 __all__ = ["Settings", "batch_collector", "default_db_location", "default_db_path", "default_reader",
-           "load_settings"]
+           "default_retrieval", "load_settings"]
 
 
 def default_reader() -> str:
@@ -27,6 +27,12 @@ def default_reader() -> str:
     Read at construction (not only by ``load_settings``) so that a test suite, or a
     process, pinned to the lexical rules gets them however its settings are made."""
     return os.environ.get("TETHER_READER") or "trained"
+
+
+def default_retrieval() -> str:
+    """The ranking a Settings() gets when none is named: $TETHER_RETRIEVAL, else
+    "fused"; read at construction, like ``default_reader``, for the same reason."""
+    return os.environ.get("TETHER_RETRIEVAL") or "fused"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +47,14 @@ class Settings:
     passage_chars: int = 600
     # Passages retrieved per question; the guard only accepts support from these.
     top_k: int = 8
+    # How passages are ranked (ADR 0052): "fused", BM25's top retrieval_pool passages
+    # re-ranked by reciprocal-rank fusion with the shipped embedder's similarity to the
+    # question (finds the passage that says it in other words); "bm25", the full-text
+    # index alone (no model read; kept for comparison).
+    retrieval: str = dataclasses.field(default_factory=default_retrieval)
+    # BM25 passages the fusion re-ranks: more finds more reworded passages, and each
+    # one not yet in the process's cache costs one embedder read (~15-45 ms, 2 cores).
+    retrieval_pool: int = 32
     # Full alignments per sentence: over more passages than this (`tether verify`, POST
     # /v1/verify, a large top_k), an index of rare shared words picks the candidates, so
     # N sentences x M passages cost N x this many alignments, not N x M. 16 holds top_k=8
@@ -237,12 +251,14 @@ class Settings:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 READERS = ("trained", "lexical")
+RETRIEVALS = ("fused", "bm25")  # retrieval; the ranks of tether.retrieve.fused
 ANSWER_MODES = ("quotes", "free")  # generator_answers; the generators read the same pair
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
            "html_full_extract_max_bytes", "ingest_worker_max_files",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",
            "max_json_depth", "max_json_number_chars", "max_page_pixels", "max_alignments",
-           "max_verify_pairs", "max_pdf_tokens", "max_pdf_page_tokens", "max_heavy_per_key")
+           "max_verify_pairs", "max_pdf_tokens", "max_pdf_page_tokens", "max_heavy_per_key",
+           "retrieval_pool")
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -291,6 +307,8 @@ def load_settings(path: str | os.PathLike[str] | None = None, **overrides: Any) 
         raise ConfigError("support_overlap must be in (0, 1]")
     if settings.reader not in READERS:
         raise ConfigError(f"reader must be one of {', '.join(READERS)}, got {settings.reader!r}")
+    if settings.retrieval not in RETRIEVALS:
+        raise ConfigError(f"retrieval must be one of {', '.join(RETRIEVALS)}, got {settings.retrieval!r}")
     if settings.generator_answers not in ANSWER_MODES:
         raise ConfigError(f"generator_answers must be one of {', '.join(ANSWER_MODES)}, "
                           f"got {settings.generator_answers!r}")

@@ -23,8 +23,9 @@ from .ingest.reindex import Reindexed
 from .ingest.reindex import reindex as reindex_store
 from .ingest.sources import IngestResult, Metadata
 from .modes import ModesSpec, resolve_modes
-from .records import Answer, Citation
-from .store import Store, open_store
+from .ops.apikeys import hash_key
+from .records import PUBLIC, Answer, Citation, Document, Hit, Version
+from .store import DocumentSummary, Store, open_store
 from .text.sentences import split_sentences
 from .workers import forked_map
 
@@ -194,6 +195,48 @@ class Tether:
             self, question, generator=generator or self.generator(),
             principals=principals, modes=modes, record=record,
         )
+
+    # -- reading -----------------------------------------------------------------
+
+    def search(
+        self, question: str, *, principals: Sequence[str] | None = None, k: int | None = None
+    ) -> list[Hit]:
+        """The passages an answer to ``question`` would start from (the ``Sources`` of
+        ``stream``), at most ``k`` (default ``top_k``), only from documents
+        ``principals`` may read (``None``: all). An empty or overlong question is an
+        ``InputError``."""
+        from .retrieve.focused import refine
+        from .retrieve.search import retrieve
+
+        k = k or self.settings.top_k
+        # Twice k ranked, so that k remain once copies collapse, as ``stream`` does.
+        hits = retrieve(self.store, question, k=2 * k, principals=principals,
+                        max_chars=self.settings.max_question_chars)
+        return refine(self.store, question, hits, k=k, principals=principals)
+
+    def read(
+        self, doc_id: str, *, version: str | None = None, principals: Sequence[str] | None = None
+    ) -> tuple[Document, Version] | None:
+        """A document and its current version (or the stored ``version`` a citation
+        names); ``None`` when there is no such document or version, or ``principals``
+        may not read it (the cases look the same to a caller)."""
+        document = self.store.document(doc_id)
+        if document is None or (principals is not None and set(document.acl).isdisjoint(principals)):
+            return None
+        found = self.store.version(doc_id, version)
+        return None if found is None else (document, found)
+
+    def documents(
+        self, *, principals: Sequence[str] | None = None, limit: int = 500
+    ) -> list[DocumentSummary]:
+        """The first ``limit`` documents ``principals`` may read, ordered by source."""
+        return self.store.list_documents(principals, limit=limit)
+
+    def key_principals(self, key: str) -> tuple[str, ...] | None:
+        """The principals an API key acts as (``public`` included, as in the service);
+        ``None`` for a key this store does not hold or has revoked."""
+        found = self.store.key_for(hash_key(key))
+        return None if found is None else tuple(dict.fromkeys((*found.principals, PUBLIC)))
 
     # -- citations ---------------------------------------------------------------
 

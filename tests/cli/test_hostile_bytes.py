@@ -289,3 +289,13 @@ def test_printable_escapes_what_a_terminal_would_obey(value: str, shown: str):
 
     assert printable(value) == shown
     assert not raw_controls(printable(value).encode())
+
+
+def test_a_table_row_is_shown_as_its_cells_and_quoted_exactly():
+    from tether.cli.render import shown
+
+    assert shown("| Default: | KeepAliveTimeout 5 |") == "Default: KeepAliveTimeout 5"
+    assert shown("| Syntax: | DirectoryIndex disabled \\| local-url |") == \
+        "Syntax: DirectoryIndex disabled | local-url"
+    assert shown("Pipes | inside a sentence stay.") == "Pipes | inside a sentence stay."
+    assert shown("### mailbox_size_limit (default: 51200000)") == "mailbox_size_limit (default: 51200000)"

@@ -144,6 +144,21 @@ def test_whitespace_and_quote_style_only_relocate_as_normalized(store):
     assert "whitespace or quote style" in result.note
 
 
+def test_a_quote_that_ran_out_of_a_code_example_relocates_across_its_fence(store):
+    # Before HTML code was fenced (ADR 0056), an example's last line and the prose
+    # after it were one line; the quote is found across the fence line, and nowhere
+    # a fence is not.
+    text = "Put it in a section.\n</Directory> In order to implement the handler, use this.\n"
+    document, version = put_text(store, text)
+    citation = cite(document, version, *_range_of(text, "</Directory> In order to implement"))
+    edited = "Put it in a section.\n```\n</Directory>\n```\nIn order to implement the handler, use this.\n"
+    _edit(store, document, edited)
+    result = resolve(citation, store)
+    assert result.status == "relocated" and result.match == "normalized"
+    assert result.quote == "</Directory>\n```\nIn order to implement"
+    assert locate("</Directory>\n~~~\nIn order to implement", "</Directory> In order", near=0) is None
+
+
 def test_deleted_document_is_missing(store):
     document, version = put_text(store, TEXT)
     citation = cite(document, version, 0, 8)

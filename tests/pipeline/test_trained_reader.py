@@ -97,4 +97,6 @@ def test_a_qualifying_next_sentence_comes_with_the_one_it_qualifies():
 
     assert qualifies("However, the vent may be opened at any temperature.")
     assert qualifies("This is not recommended on shared hosts.")
+    assert qualifies("If left unspecified, the delay defaults to 2000 ms.")
     assert not qualifies("The vent is on the left.")
+    assert not qualifies("Iffy wiring is replaced.")

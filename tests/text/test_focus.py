@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tether.text.focus import (
+    as_read,
     frame,
     is_fragment,
     is_usage,
     mentions,
     read_focus,
+    states_value,
     term_like,
     term_of,
 )
@@ -190,3 +192,25 @@ def test_defines(question, sentence, defining):
     from tether.text.focus import defines
 
     assert defines(question, sentence) is defining
+
+
+@pytest.mark.parametrize("row, statement", [
+    ("| Default: | KeepAliveTimeout 5 |", True),  # a field and its value
+    ("| %D | The time taken to serve the request, in microseconds. |", True),
+    ("|---|---|", False),  # the header rule
+    ("| Status: |  |", False),  # a label without a value
+])
+def test_a_table_row_is_read_as_its_cells(row: str, statement: bool) -> None:
+    assert is_fragment(row) is not statement
+    assert not as_read(row).startswith("|") and not as_read(row).endswith("|")
+
+
+@pytest.mark.parametrize("heading, value", [
+    ("### mailbox_size_limit (default: 51200000)", True),
+    ("### queue_run_delay (default: 300 seconds; before Postfix 2.4: 1000s)", True),
+    ("### Example: greylist policy server", False),  # a title, not a value
+    ("## Buffering", False),
+])
+def test_a_heading_states_its_terms_value(heading: str, value: bool) -> None:
+    assert states_value(heading) is value
+    assert not as_read(heading).startswith("#")

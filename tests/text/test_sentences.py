@@ -25,6 +25,10 @@ CASES = [
     ("KEY FACTS\n- Flash point: 11 °C.\n- Boils at 64.7 °C.",
      ["KEY FACTS", "- Flash point: 11 °C.", "- Boils at 64.7 °C."]),
     ("Line one\n\nLine two", ["Line one", "Line two"]),
+    # a unit after a figure ends its sentence; the same letters before a name do not
+    ("The delay defaults to 2000 ms.\nIt is also possible.",
+     ["The delay defaults to 2000 ms.", "It is also possible."]),
+    ("We met Ms. Smith there.", ["We met Ms. Smith there."]),
 ]  # fmt: skip
 
 

@@ -29,9 +29,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 COMMAND_MODULES = {
     "ask": "ask", "calibrate": "calibrate", "check": "check", "demo": "demo",
     "documents": "documents", "eval": "eval", "eval-verifier": "eval_verifier", "gc": "gc",
-    "ingest": "ingest", "keys": "keys", "migrate": "migrate", "reindex": "reindex",
-    "resolve": "resolve", "serve": "serve", "shadow-log": "shadow_log", "stats": "stats",
-    "verify": "verify",
+    "ingest": "ingest", "keys": "keys", "mcp": "mcp", "migrate": "migrate",
+    "reindex": "reindex", "resolve": "resolve", "serve": "serve", "shadow-log": "shadow_log",
+    "stats": "stats", "verify": "verify",
 }
 
 

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from ..records import Answer, AnswerSentence, Citation, to_json
+from ..text.focus import as_read
 
 __all__ = ["HEADING_JOIN", "TextStream", "answer_json", "answer_text", "citation_line",
            "flowed", "heading_text", "json_block", "json_line", "printable"]
@@ -88,6 +89,13 @@ def flowed(text: str) -> str:
     return printable(" ".join(text.split()))
 
 
+def shown(text: str) -> str:
+    """An answer sentence as shown: ``flowed``, as a person reads it (``as_read``: a
+    table row as its cells, "Default: KeepAliveTimeout 5"; a heading without its
+    mark); its citation keeps the exact quote."""
+    return flowed(as_read(text))
+
+
 def citation_line(number: int, citation: Citation) -> list[str]:
     where = f" · {printable(citation.region)}" if citation.region else ""
     lines = [f"[{number}] {printable(citation.title)} — {printable(citation.source)}{where}"]
@@ -121,7 +129,7 @@ def answer_text(answer: Answer) -> str:
                     numbers[key] = len(numbers) + 1
                     cited.append(citation)
                 marks.append(f"[{numbers[key]}]")
-            parts.append(f"{flowed(sentence.text)} {''.join(marks)}")
+            parts.append(f"{shown(sentence.text)} {''.join(marks)}")
         lines = [" ".join(parts), "", "Sources"]
         for n, citation in enumerate(cited, 1):
             lines.extend(citation_line(n, citation))
@@ -164,7 +172,7 @@ class TextStream:
                 self._cited.append(citation)
             marks.append(f"[{self._numbers[key]}]")
         self._count += 1
-        return f"{' ' if self._count > 1 else ''}{flowed(sentence.text)} {''.join(marks)}"
+        return f"{' ' if self._count > 1 else ''}{shown(sentence.text)} {''.join(marks)}"
 
     def done(self, answer: Answer) -> str:
         if not self._count:

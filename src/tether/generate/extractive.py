@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..config import default_reader
 from ..records import Draft, Hit
-from ..text.focus import GENERIC, frame, is_fragment, is_usage, mentions, read_focus
+from ..text.focus import GENERIC, frame, is_fragment, is_usage, mentions, read_focus, states_value
 from ..text.instructions import addresses_reader, is_instruction_like
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
@@ -82,12 +82,12 @@ class _Candidate:
 
 
 def _is_content(sentence: str, framing: tuple[str, ...] = ()) -> bool:
-    """Whether a sentence can be answer content: not a fragment, heading, question,
-    usage line (a SYNOPSIS) or instruction (an imperative in a document is never
-    offered as a fact)."""
+    """Whether a sentence can be answer content: not a fragment, heading (unless it
+    states its term's value), question, usage line (a SYNOPSIS) or instruction (an
+    imperative in a document is never offered as a fact)."""
     return not (
         len(sentence) < 15
-        or sentence.startswith("#")
+        or (sentence.startswith("#") and not states_value(sentence))
         or sentence.rstrip().endswith("?")
         or is_fragment(sentence)
         or is_usage(sentence, framing)

@@ -29,10 +29,12 @@ from ..text.terms import stems
 __all__ = ["QUALIFIES", "Read", "qualifies", "read_sentences"]
 
 # A sentence that qualifies the one before it: it refers back ("This is not
-# recommended", "It is deprecated") or limits it ("However, …", "Note that …",
-# "Unless …"). A chosen sentence is shown with such a successor, never without it.
+# recommended", "It is deprecated"), limits it ("However, …", "Note that …",
+# "Unless …") or says what holds under a condition ("If left unspecified, the delay
+# defaults to 2000 ms."). A chosen sentence is shown with such a successor, never
+# without it.
 QUALIFIES = re.compile(
-    r"(?:However|But|Note|Otherwise|Unless|Except|Only|Warning|Caution|Beware)\b"
+    r"(?:However|But|Note|Otherwise|Unless|Except|Only|Warning|Caution|Beware|If)\b"
     r"|(?:This|That|These|Such|It|Doing so)\b[^.;:]{0,80}\b(?:not|never|no longer|only|"
     r"avoid(?:ed)?|deprecated|discouraged|obsolete|dangerous|unsafe|insecure|risk)\b",
     re.IGNORECASE,

@@ -412,7 +412,7 @@ def _put(store: Store, built: Built) -> IngestResult:
 
 # Bump when what ingest makes of the same bytes changes in a way a package version
 # does not show (a development tree): every file is then read again.
-INGEST_RECIPE = 2  # 2: HTML visibility and Markdown rendered (ADR 0046)
+INGEST_RECIPE = 3  # 2: HTML visibility and Markdown rendered (ADR 0046); 3: HTML code fenced, headings over tables (ADR 0056)
 # A file modified this recently may change again within the same mtime tick after it
 # was read (the "racy" case git knows): its record is kept untrusted (mtime 0), so the
 # next run reads it and compares its bytes.

@@ -114,7 +114,8 @@ def _hanging_term(raw: str, start: int) -> str | None:
 
 
 def _label(text: str) -> str:
-    label = " ".join(text.split()).strip("#").strip()
+    # A permalink's pilcrow ("KeepAliveTimeout Directive ¶") is no part of the name.
+    label = " ".join(text.split()).strip("#").rstrip("¶ ").strip()
     return label[:_PATH_CHARS]
 
 

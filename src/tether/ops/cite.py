@@ -180,15 +180,25 @@ _QUOTE_MARK = re.compile(f"([{re.escape(SINGLE_QUOTES + DOUBLE_QUOTES)}])")
 # headings were marked still matches across one.
 _HEADING_MARK = r"(?:\#{1,6}[ \t]+)?"
 _MARKED_LINE = re.compile(r"(^|\n)[ \t]*\#{1,6}[ \t]+")
+# The fence lines extraction puts around an HTML page's code (ADR 0056): a quote that
+# ran from a code example into the prose after it (or into it) before they were there
+# still matches across one.
+_FENCE = r"(?:```\s+)?"
+_FENCE_LINE = re.compile(r"(^|\n)```[ \t]*(?=\n|$)")
+
+
+def _unfenced(text: str) -> str:
+    """``text`` without heading marks and fence lines: the words a quote may span."""
+    return _FENCE_LINE.sub(r"\1", _MARKED_LINE.sub(r"\1", text))
 
 
 def _pattern(quote: str) -> re.Pattern[str]:
-    """The quote, with any whitespace run and any quote-mark style left open, and a
-    heading mark allowed after any line break."""
+    """The quote, with any whitespace run and any quote-mark style left open, a fence
+    line allowed in any whitespace and a heading mark after any line break."""
     parts: list[str] = []
     for token in re.split(r"(\s+)", quote):
         if token.isspace():
-            parts.append(r"\s+" + _HEADING_MARK if "\n" in token else r"\s+")
+            parts.append(r"\s+" + _FENCE + (_HEADING_MARK if "\n" in token else ""))
             continue
         for piece in _QUOTE_MARK.split(token):
             if not piece:
@@ -256,7 +266,7 @@ def locate(
     # The folded comparison is a cheap necessary condition (looser than the pattern:
     # it also ignores case and dashes); the pattern finds the range.
     if not found and (loose_fold(quote) in loose_fold(text)
-                      or loose_fold(quote) in loose_fold(_MARKED_LINE.sub(r"\1", text))):
+                      or loose_fold(quote) in loose_fold(_unfenced(text))):
         match = "normalized"
         found = [(m.start(), m.end()) for m in _pattern(quote).finditer(text)]
     if not found:

@@ -31,7 +31,7 @@ from ..ops.monitor import Recheck, record_answer
 from ..records import Answer, AnswerSentence, Draft, Hit, Remark
 from ..retrieve.focused import refine
 from ..retrieve.probe import probe_retrieved, steering_text
-from ..retrieve.search import retrieve
+from ..retrieve.fused import ranked
 from ..text.asked import not_stated
 from ..text.sentences import sentence_spans
 from .events import Sentence, Sources
@@ -82,8 +82,9 @@ def retrieve_sources(engine: Engine, run: Run) -> Sources:
     """Retrieval: the passages the caller may read, sent before any text."""
     settings = engine.settings
     # Twice top_k ranked, so that top_k remain once copies collapse (``refine``).
-    run.hits = refine(engine.store, run.question, retrieve(
-        engine.store, run.question, k=2 * settings.top_k, principals=run.principals,
+    run.hits = refine(engine.store, run.question, ranked(
+        engine.store, run.question, k=2 * settings.top_k, retrieval=settings.retrieval,
+        pool=settings.retrieval_pool, principals=run.principals,
         max_chars=settings.max_question_chars,
     ), k=settings.top_k, principals=run.principals)
     run.lap("retrieve_ms")

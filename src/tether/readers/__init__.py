@@ -1,9 +1,12 @@
-"""Tether's shipped reading models: two small cross-encoders inside the package.
+"""Tether's shipped reading models: two small cross-encoders and an embedder inside
+the package.
 
 - ``answerability()``: does a window of a passage answer the question?
   Pairs are (question, window); labels ``no``, ``yes``.
 - ``support()``: does a premise support a claim?
   Pairs are (premise, claim); labels ``entailment``, ``neutral``, ``contradiction``.
+- ``embedder()``: texts to unit vectors (all-MiniLM-L6-v2, not fine-tuned), which
+  retrieval fuses with BM25 (``tether.retrieve.fused``).
 
 Each lives in ``models/<name>/`` (``model.onnx``, ``tokenizer.json``, ``reader.json``),
 written by ``train/train_reader.py``; each is loaded, and its files checked, once per
@@ -24,13 +27,17 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from .crossencoder import CrossEncoder, ReaderInfo, Window
+from .embedder import Embedder, EmbedderInfo
 
-__all__ = ["NAMES", "CrossEncoder", "ReaderInfo", "Window", "answerability", "model_dir", "support"]
+__all__ = ["EMBEDDER", "NAMES", "CrossEncoder", "Embedder", "EmbedderInfo", "ReaderInfo", "Window",
+           "answerability", "embedder", "model_dir", "support"]
 
-NAMES = ("answerability", "support")
+NAMES = ("answerability", "support")  # the cross-encoders
+EMBEDDER = "embedder"
 MODELS = Path(__file__).resolve().parent / "models"
 
 _loaded: dict[str, CrossEncoder] = {}
+_embedder: list[Embedder] = []
 _lock = threading.Lock()
 
 
@@ -38,8 +45,9 @@ def model_dir(name: str) -> Path:
     """Where the model ``name`` is read from (the folder need not exist): the shipped
     one, or ``$TETHER_READER_MODELS/<name>`` when that variable names a folder of
     rebuilt models (``train/train_reader.py --out``)."""
-    if name not in NAMES:
-        raise ConfigError(f"no shipped reading model {name!r}; there are {', '.join(NAMES)}")
+    if name not in (*NAMES, EMBEDDER):
+        raise ConfigError(f"no shipped reading model {name!r}; there are "
+                          f"{', '.join((*NAMES, EMBEDDER))}")
     return Path(os.environ.get("TETHER_READER_MODELS") or MODELS) / name
 
 
@@ -51,6 +59,14 @@ def answerability() -> CrossEncoder:
 def support() -> CrossEncoder:
     """The shipped support model, loaded once per process."""
     return _shipped("support")
+
+
+def embedder() -> Embedder:
+    """The shipped embedder, loaded once per process."""
+    with _lock:
+        if not _embedder:  # a failed load is not kept, as for the cross-encoders
+            _embedder.append(Embedder(model_dir(EMBEDDER)))
+        return _embedder[0]
 
 
 def _shipped(name: str) -> CrossEncoder:

@@ -33,22 +33,28 @@ anywhere in a passage is not hidden by the windows that merely lack the fact).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import json
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import ConfigError, InputError, ModelFileError
+from ..errors import ConfigError, InputError
 from ..workers import default_workers
+from .modelfiles import (
+    MODEL,
+    READER,
+    TOKENIZER,
+    broken,
+    checked_session,
+    load_tokenizer,
+    pad_id,
+    read_reader_json,
+    scalar,
+)
 
 __all__ = ["CrossEncoder", "ReaderInfo", "Window", "padded_batches", "speaking_window"]
 
-MODEL, TOKENIZER, READER = "model.onnx", "tokenizer.json", "reader.json"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 MAX_THREADS = 4
 
@@ -104,13 +110,13 @@ class CrossEncoder:
         self.info = _read_info(self.directory)
         self.batch_size = batch_size
         self.threads = threads or min(MAX_THREADS, default_workers())
-        self._tokenizer = _load_tokenizer(self.directory / TOKENIZER, self.info)
+        self._tokenizer = load_tokenizer(self.directory / TOKENIZER, self.info.rebuild)
         self._template = _pair_template(self._tokenizer)
         self._specials = sum(1 for kind, _, _ in self._template if kind == "special")
         if self.info.max_length < 2 * self._specials + 8:
-            raise _broken(self.directory / READER, self.info.rebuild,
-                          f"max_length {self.info.max_length} is too small to read a pair")
-        self._pad_id = _pad_id(self._tokenizer)
+            raise broken(self.directory / READER, self.info.rebuild,
+                         f"max_length {self.info.max_length} is too small to read a pair")
+        self._pad_id = pad_id(self._tokenizer)
         self._session, self._inputs = _load_session(self.directory / MODEL, self.info, self.threads)
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[float, ...]]:
@@ -196,8 +202,8 @@ class CrossEncoder:
                                      f"and {len(self.info.labels)} labels")
             except Exception as exc:  # noqa: BLE001 - onnxruntime's error types are not public
                 problem = " ".join(str(exc).split())[:200]
-                raise _broken(self.directory / MODEL, self.info.rebuild,
-                              f"loaded but failed to run ({problem})") from exc
+                raise broken(self.directory / MODEL, self.info.rebuild,
+                             f"loaded but failed to run ({problem})") from exc
             shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs = shifted / shifted.sum(axis=1, keepdims=True)
             for row, k in enumerate(chunk):
@@ -249,14 +255,8 @@ def _checked(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
         if not (isinstance(pair, tuple | list) and len(pair) == 2
                 and isinstance(pair[0], str) and isinstance(pair[1], str)):
             raise InputError(f"pair {i} is not two strings: {pair!r:.80}")
-        checked.append((_scalar(pair[0]), _scalar(pair[1])))
+        checked.append((scalar(pair[0]), scalar(pair[1])))
     return checked
-
-
-def _scalar(text: str) -> str:
-    """``text`` with each lone surrogate (not UTF-8, so the tokenizer refuses it) read
-    as U+FFFD: one character for one, so character spans stay where they were."""
-    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
 def _pair_template(tokenizer: Any) -> list[tuple[str, int, int]]:
@@ -272,21 +272,9 @@ def _pair_template(tokenizer: Any) -> list[tuple[str, int, int]]:
     return template
 
 
-def _broken(path: Path, rebuild: str, problem: str) -> ModelFileError:
-    return ModelFileError(f"{path}: {problem}; rebuild with {rebuild}")
-
-
 def _read_info(directory: Path) -> ReaderInfo:
     path = directory / READER
-    fallback = f"python train/train_reader.py --task {directory.name}"
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise _broken(path, fallback, "missing") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _broken(path, fallback, f"not readable JSON ({exc})") from exc
-    rebuild = raw.get("rebuild") if isinstance(raw, dict) else None
-    rebuild = rebuild if isinstance(rebuild, str) and rebuild.strip() else fallback
+    raw, rebuild = read_reader_json(directory, f"python train/train_reader.py --task {directory.name}")
     try:
         labels = tuple(raw["labels"])
         info = ReaderInfo(
@@ -296,60 +284,23 @@ def _read_info(directory: Path) -> ReaderInfo:
             windowed=raw["windowed"], trained=dict(raw.get("trained") or {}),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise _broken(path, rebuild, f"not a valid reader.json ({type(exc).__name__}: {exc})") from exc
+        raise broken(path, rebuild, f"not a valid reader.json ({type(exc).__name__}: {exc})") from exc
     if (len(labels) < 2 or len(set(labels)) != len(labels) or not all(isinstance(x, str) for x in labels)
             or info.windowed not in ("first", "second") or len(info.sha256) != 64):
-        raise _broken(path, rebuild, "not a valid reader.json (labels, windowed or sha256)")
+        raise broken(path, rebuild, "not a valid reader.json (labels, windowed or sha256)")
     return info
 
 
-def _load_tokenizer(path: Path, info: ReaderInfo) -> Any:
-    if not path.is_file():
-        raise _broken(path, info.rebuild, "missing")
-    tokenizers = importlib.import_module("tokenizers")
-    try:
-        tokenizer = tokenizers.Tokenizer.from_file(str(path))
-    except Exception as exc:  # noqa: BLE001 - the Rust binding raises bare Exception
-        raise _broken(path, info.rebuild, f"not a readable tokenizer ({exc})") from exc
-    # Windows are cut here, by the stated rule: the file's own truncation and fixed
-    # padding must not cut or pad behind its back.
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return tokenizer
-
-
-def _pad_id(tokenizer: Any) -> int:
-    found = tokenizer.token_to_id("[PAD]")
-    # Padded positions carry attention_mask 0, so any id is inert there.
-    return int(found) if found is not None else 0
-
-
 def _load_session(path: Path, info: ReaderInfo, threads: int) -> tuple[Any, tuple[str, ...]]:
-    """The session, from the very bytes whose sha256 was checked."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise _broken(path, info.rebuild, "missing") from None
-    except OSError as exc:
-        raise _broken(path, info.rebuild, f"not readable ({exc})") from exc
-    if hashlib.sha256(data).hexdigest() != info.sha256:
-        raise _broken(path, info.rebuild, f"does not match its sha256 in {READER}")
-    ort = importlib.import_module("onnxruntime")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    try:
-        session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # noqa: BLE001 - onnxruntime's error types are not public
-        problem = " ".join(str(exc).split())[:200]
-        raise _broken(path, info.rebuild, f"not a loadable ONNX model ({problem})") from exc
+    """The checked session, and its inputs once they are a cross-encoder's."""
+    session = checked_session(path, info.sha256, info.rebuild, threads)
     inputs = tuple(spec.name for spec in session.get_inputs())
     outputs = {spec.name: spec.shape for spec in session.get_outputs()}
     if "input_ids" not in inputs or set(inputs) - set(INPUTS) or "logits" not in outputs:
-        raise _broken(path, info.rebuild, f"inputs {list(inputs)} and outputs {list(outputs)} are "
-                      f"not a cross-encoder's ({', '.join(INPUTS)} -> logits)")
+        raise broken(path, info.rebuild, f"inputs {list(inputs)} and outputs {list(outputs)} are "
+                     f"not a cross-encoder's ({', '.join(INPUTS)} -> logits)")
     width = outputs["logits"][-1] if outputs["logits"] else None
     if isinstance(width, int) and width != len(info.labels):
-        raise _broken(path, info.rebuild, f"gives {width} logits but {READER} names "
-                      f"{len(info.labels)} labels")
+        raise broken(path, info.rebuild, f"gives {width} logits but {READER} names "
+                     f"{len(info.labels)} labels")
     return session, inputs

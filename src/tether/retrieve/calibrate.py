@@ -34,7 +34,7 @@ from ..config import Settings
 from ..errors import ConfigError, InputError, MissingExtra
 from ..store import Store
 from .probe import DEFAULT_THRESHOLD, SCORE_RECIPE, probe_retrieved
-from .search import retrieve
+from .fused import ranked
 
 __all__ = [
     "META_PREFIX",
@@ -237,8 +237,9 @@ def calibrate(
     answerable: list[float] = []
     unanswerable: list[float] = []
     for question, is_answerable in items:
-        hits = retrieve(
-            store, question, k=settings.top_k, principals=principals,
+        hits = ranked(
+            store, question, k=settings.top_k, retrieval=settings.retrieval,
+            pool=settings.retrieval_pool, principals=principals,
             max_chars=settings.max_question_chars,
         )
         report = probe_retrieved(store, question, hits, threshold=0.0, principals=principals)

@@ -36,7 +36,9 @@ from .problems import NotAvailable, RequestTimeout, problem, problem_body
 from .schemas import AnswerRequest, problem_responses
 from .sse import EventStreamResponse, Pump, StoppableGenerator, format_event
 
-__all__ = ["ServiceState", "parse_modes", "router", "source_payload"]
+__all__ = ["ServiceState", "count", "deadline_of", "parse_modes", "router", "source_payload",
+           "start_answer", "timeout_error",
+           "whole_answer"]
 
 log = logging.getLogger("tether.service")
 router = APIRouter(route_class=StrictJSONRoute)  # JSON bodies decoded strictly (jsonbody)
@@ -96,17 +98,47 @@ def source_payload(hits: Sequence[Hit]) -> dict[str, Any]:
     }
 
 
-def _deadline(request: Request, settings: Settings) -> tuple[float, float]:
+def deadline_of(request: Request, settings: Settings) -> tuple[float, float]:
     """(monotonic deadline, perf_counter start) of this request."""
     started = float(request.scope.get("state", {}).get("started", time.perf_counter()))
     return request_deadline(request.scope, settings.request_timeout_s), started
 
 
-def _timeout(settings: Settings) -> RequestTimeout:
+def timeout_error(settings: Settings) -> RequestTimeout:
     return RequestTimeout(
         f"the request took longer than {settings.request_timeout_s:g} s and was stopped",
         hint="ask a narrower question or raise request_timeout_s",
     )
+
+
+async def start_answer(
+    service: ServiceState, question: str, *, principals: list[str], deadline: float,
+    modes: dict[str, str] | None = None, generator: str | None = None,
+) -> tuple[Pump, Sequence[Hit]]:
+    """The answer's pump, run up to its ``Sources`` (retrieval), and those hits: a bad
+    question fails here, before any response starts, as an ordinary error."""
+    tether = service.tether
+    pump = Pump(deadline=deadline)
+
+    def begin() -> Iterator[Event]:
+        inner = tether.generator(generator) if generator else tether.generator()
+        return tether.stream(question, principals=principals, modes=modes,
+                             generator=StoppableGenerator(inner, pump.stopping))
+
+    pump.start(await anyio.to_thread.run_sync(begin))
+    try:
+        first = await pump.next(deadline)
+    except (TimeoutError, deadlines.DeadlineExceeded):
+        pump.stop()
+        raise timeout_error(service.settings) from None
+    except BaseException:
+        pump.stop()
+        raise
+    if not isinstance(first, Sources):  # the contract: sources come first
+        pump.stop()
+        raise TetherError("the answer stream did not start with its sources")
+    service.metrics.sources(first.hits)
+    return pump, first.hits
 
 
 _ANSWER_DOC = """Answer a question from the documents the caller may read.
@@ -137,32 +169,12 @@ problem details. Closing the connection stops the work for the request."""
 )
 async def post_answer(body: AnswerRequest, request: Request) -> Response:
     service = state_of(request)
-    tether, settings = service.tether, service.settings
+    settings = service.settings
     principals = list(principals_of(request.scope))
     modes = parse_modes(body.mode)
-    deadline, started = _deadline(request, settings)
-
-    pump = Pump(deadline=deadline)
-
-    def begin() -> Iterator[Event]:
-        inner = tether.generator(body.generator) if body.generator else tether.generator()
-        return tether.stream(body.question, principals=principals, modes=modes,
-                             generator=StoppableGenerator(inner, pump.stopping))
-
-    pump.start(await anyio.to_thread.run_sync(begin))
-    try:
-        first = await pump.next(deadline)
-    except (TimeoutError, deadlines.DeadlineExceeded):
-        pump.stop()
-        raise _timeout(settings) from None
-    except BaseException:
-        pump.stop()
-        raise
-    if not isinstance(first, Sources):  # the contract: sources come first
-        pump.stop()
-        raise TetherError("the answer stream did not start with its sources")
-    hits: Sequence[Hit] = first.hits
-    service.metrics.sources(hits)
+    deadline, started = deadline_of(request, settings)
+    pump, hits = await start_answer(service, body.question, principals=principals, modes=modes,
+                                    generator=body.generator, deadline=deadline)
     if not body.stream:
         return await _whole_answer(request, service, pump, deadline)
 
@@ -185,19 +197,19 @@ async def post_answer(body: AnswerRequest, request: Request) -> Response:
                     await emit(format_event(event.kind, to_json(event.data)))
         except (TimeoutError, deadlines.DeadlineExceeded):
             pump.stop()
-            await emit(format_event("error", problem(_timeout(settings))[1]))
+            await emit(format_event("error", problem(timeout_error(settings))[1]))
         except TetherError as exc:
             await emit(format_event("error", problem(exc)[1]))
         except Exception:
             log.exception("answer stream failed")
             await emit(format_event("error", problem_body(500, "internal", "internal error")))
         if done is not None:
-            await _count(service, done, stream=True)
+            await count(service, done, stream=True)
 
     return EventStreamResponse(produce, on_close=pump.stop)
 
 
-async def _count(service: ServiceState, done: Done, *, stream: bool) -> None:
+async def count(service: ServiceState, done: Done, *, stream: bool) -> None:
     """The served answer in the metrics. Its groundedness comes from the re-check made
     when it was recorded; an answer that was not recorded is re-checked here."""
     service.metrics.answer(done.answer, stream=stream)
@@ -209,9 +221,10 @@ async def _count(service: ServiceState, done: Done, *, stream: bool) -> None:
         )
 
 
-async def _whole_answer(
+async def whole_answer(
     request: Request, service: ServiceState, pump: Pump, deadline: float
-) -> Response:
+) -> Done | None:
+    """The rest of the answer, counted in the metrics; ``None`` when the client left."""
     events: list[Event] | None = None
     try:
         with anyio.fail_after(max(0.0, deadline - time.monotonic())):
@@ -229,13 +242,22 @@ async def _whole_answer(
                 group.cancel_scope.cancel()
     except (TimeoutError, deadlines.DeadlineExceeded):
         pump.stop()
-        raise _timeout(service.settings) from None
+        raise timeout_error(service.settings) from None
     if events is None:  # the client left; nobody reads this
-        return Response(status_code=499)
+        return None
     done = next((e for e in events if isinstance(e, Done)), None)
     if done is None:
         raise TetherError("the answer stream ended without an answer")
-    await _count(service, done, stream=False)
+    await count(service, done, stream=False)
+    return done
+
+
+async def _whole_answer(
+    request: Request, service: ServiceState, pump: Pump, deadline: float
+) -> Response:
+    done = await whole_answer(request, service, pump, deadline)
+    if done is None:
+        return Response(status_code=499)
     return JSONResponse(to_json(done.answer))
 
 
@@ -254,7 +276,7 @@ async def _whole_answer(
 )
 async def post_verify(request: Request) -> JSONResponse:
     service = state_of(request)
-    deadline, _ = _deadline(request, service.settings)
+    deadline, _ = deadline_of(request, service.settings)
     raw = await request.body()
     try:
         # Decoded, bounded and verified in a child process killed at the deadline
@@ -263,7 +285,7 @@ async def post_verify(request: Request) -> JSONResponse:
         kind, result = await run_isolated(verify_request, raw, service.settings,
                                           deadline=deadline)
     except deadlines.DeadlineExceeded:
-        raise _timeout(service.settings) from None
+        raise timeout_error(service.settings) from None
     if kind == "invalid":
         raise RequestValidationError(result)
     return JSONResponse({"sentences": result})

@@ -5,8 +5,8 @@
 >>> app = create_app(Tether("store.db", create=False))          # doctest: +SKIP
 >>> # uvicorn.run(app, host="127.0.0.1", port=8000)
 
-Request flow, outermost first: latency timing → cross-site rules while no key exists
-(``crosssite``) → API key → deadline (and the body's
+Request flow, outermost first: latency timing → OpenAI's error shape on the chat
+routes (``chat``) → cross-site rules while no key exists (``crosssite``) → API key → deadline (and the body's
 arrival by it) → heavy requests per key → body size limit → route; under uvicorn the
 headers' arrival is bounded too (``deadlines.header_timeout_protocol``).
 Routes run the synchronous core in worker threads (the core is never duplicated as
@@ -35,11 +35,12 @@ from ..config import Settings
 from ..errors import TetherError
 from ..facade import Tether
 from ..records import Answer
-from . import answers, documents, pages, versions
+from . import answers, chat, documents, pages, versions
 from .accesslog import AccessLogMiddleware
 from .answers import ServiceState
 from .apidocs import DOCS_PATHS, install_docs
 from .auth import AuthMiddleware, KeyRing
+from .chat import CHAT_PATHS, OpenAIError, OpenAIErrorShape
 from .crosssite import CrossSiteMiddleware
 from .heads import MAX_HEAD_BYTES, MAX_REQUEST_LINE_BYTES
 from .deadlines import BodyTimeout, DeadlineMiddleware, HeavyLimitMiddleware
@@ -64,8 +65,8 @@ log = logging.getLogger("tether.service")
 # The web reader's files: served at ``/`` once an ``index.html`` is there.
 STATIC_DIR = Path(__file__).parent / "static"
 _DOC_MODELS: tuple[type[BaseModel], ...] = (
-    DocumentUpload, DocumentView, IngestOut, Problem, SourcesEvent, VerifyOut, VerifyRequest,
-    versions.DocumentVersionView,
+    DocumentUpload, DocumentView, IngestOut, OpenAIError, Problem, SourcesEvent, VerifyOut,
+    VerifyRequest, versions.DocumentVersionView,
 )
 
 
@@ -234,6 +235,7 @@ def create_app(
     app.include_router(documents.router)
     app.include_router(versions.router)
     app.include_router(pages.router)
+    app.include_router(chat.router)
 
     @app.get("/healthz", summary="Liveness (no key needed)", tags=["operations"])
     async def healthz() -> dict[str, str]:
@@ -268,10 +270,13 @@ def create_app(
     install_docs(app)
     # The docs page's files hold nothing from the collection (apidocs); /openapi.json needs a key.
     open_reads = frozenset(page_files) | DOCS_PATHS
-    app.add_middleware(AuthMiddleware, keys=ring, page_files=open_reads)
+    app.add_middleware(AuthMiddleware, keys=ring, page_files=open_reads,
+                       any_key_while_keyless=CHAT_PATHS)
     # Outside the key check: a keyless server's only authority is that the caller is
     # this machine's own client, not a page from another site (ADR 0045).
     app.add_middleware(CrossSiteMiddleware, keyless=lambda: not ring.required())
+    # The OpenAI-compatible routes answer every refusal above in OpenAI's error shape.
+    app.add_middleware(OpenAIErrorShape)
     app.add_middleware(LatencyMiddleware, metrics=metrics)
     if access_log:
         app.add_middleware(AccessLogMiddleware)

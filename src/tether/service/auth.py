@@ -66,9 +66,14 @@ class KeyRing:
 class AuthMiddleware:
     """Pure ASGI: resolves the caller's principals before any route runs."""
 
-    def __init__(self, app: ASGIApp, *, keys: KeyRing, page_files: frozenset[str] = frozenset()) -> None:
+    def __init__(self, app: ASGIApp, *, keys: KeyRing, page_files: frozenset[str] = frozenset(),
+                 any_key_while_keyless: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.keys = keys
+        # Paths whose clients always send a key (OpenAI's clients and chat front ends
+        # need one to be set): on a server without keys it is not checked, since it
+        # could grant nothing beyond ``public`` there.
+        self.any_key_while_keyless = any_key_while_keyless
         # The web reader's own files (GET only): a browser must load the page before
         # it can ask for a key, and the files hold nothing from the collection.
         self.page_files = page_files
@@ -84,6 +89,8 @@ class AuthMiddleware:
             if name == b"authorization":
                 header = value.decode("latin-1")
                 break
+        if header is not None and scope["path"] in self.any_key_while_keyless and not self.keys.required():
+            header = None
         try:
             key_name, principals = self.keys.identify(header)
         except Unauthorized as exc:

@@ -35,7 +35,7 @@ from functools import lru_cache
 from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
-    "GENERIC", "Focus", "defined", "defines", "frame", "heading_like", "is_fragment", "is_usage", "mentions", "read_focus",
+    "GENERIC", "Focus", "as_read", "defined", "defines", "frame", "heading_like", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
     "term_like", "term_of",
 ]
 
@@ -355,12 +355,37 @@ _URL = re.compile(r"(?<!\w)\w+://\S+|(?:[^\s@]{1,64}|@)@\S+|\]\((?:[^)\]]|\](?!\
 _COMMAND = re.compile(r"^[a-z][\w.+-]*(?:\s+[a-z][\w.+-]*)?\s+--?[A-Za-z]")
 
 
+# A table row as extraction writes it ("| Default: | KeepAliveTimeout 5 |"); its cells
+# are split at unescaped bars. A heading's Markdown mark ("### ").
+_ROW = re.compile(r"\|[^\n]*\|")
+_CELL_BAR = re.compile(r"(?<!\\)\|")
+_HEADING_MARK = re.compile(r"#{1,6}[ \t]+")
+# A term that states its value in its heading ("mailbox_size_limit (default: 51200000)").
+_TERM_VALUE = re.compile(r"\(\s*[A-Za-z][\w ]{0,30}:\s*[^)\s][^)]*\)")
+
+
+def as_read(sentence: str) -> str:
+    """A sentence as a person reads it: a heading without its mark, a table row as
+    its cells ("Default: KeepAliveTimeout 5"); any other sentence as it is."""
+    s = _HEADING_MARK.sub("", sentence.strip(), count=1) if sentence.lstrip().startswith("#") else sentence.strip()
+    if not _ROW.fullmatch(s):
+        return s
+    return " ".join(c.strip().replace("\\|", "|") for c in _CELL_BAR.split(s[1:-1]) if c.strip())
+
+
+def states_value(heading: str) -> bool:
+    """Whether a heading line states a term's value ("### queue_run_delay (default:
+    300 seconds)"): a definition's term with its default is an answer, not a title."""
+    return bool(_TERM_VALUE.search(heading))
+
+
 def is_fragment(sentence: str) -> bool:
     """A piece that is no sentence: code, a command line, a running header
     ("GREP(1) User Commands GREP(1)"), a heading, a bare term ("-v, --invert-match"),
     a bare link, or a line cut off mid-word or mid-clause. A term line that states
-    its default ("--num-callers=<number> [default: 12]") is a statement."""
-    s = sentence.strip()
+    its default ("--num-callers=<number> [default: 12]") is a statement, and so is a
+    table row read as its cells ("| Default: | KeepAliveTimeout 5 |")."""
+    s = as_read(sentence)
     if not s or _CODE.search(s):
         return True
     if s.endswith(("‐", "-", ",", "(", "[", "{", "|")):

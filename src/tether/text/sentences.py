@@ -95,12 +95,19 @@ class Span:
     end: int
 
 
+# Abbreviations spelled like a unit, which a figure before them makes a unit ("2000 ms.").
+_TITLES = frozenset(["ms", "ft", "st"])
+_AFTER_NUMBER = re.compile(r"\d[ \u00a0]?$")
+
+
 def is_abbreviation(text: str, stop_at: int) -> bool:
     """Whether the period at ``stop_at`` closes an abbreviation or an initial."""
     match = _WORD_BEFORE.search(text, max(0, stop_at - 10), stop_at)
     if not match:
         return False
     word = match.group(1).lower().rstrip(".")
+    if word in _TITLES and _AFTER_NUMBER.search(text, max(0, match.start() - 2), match.start()):
+        return False  # a unit after a figure ("defaults to 2000 ms."), not "Ms. Smith"
     if word in _ABBREVIATIONS:
         return True
     # A lone capital after a space is an initial ("J. Smith"); after a symbol it is a

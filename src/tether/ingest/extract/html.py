@@ -28,6 +28,7 @@ from ...text.instructions import comment_bodies
 from ...text.sentences import sentence_spans
 from .base import Extracted, cap_title
 from .htmlstream import BLOCK as _BLOCK
+from .htmlstream import FENCE, reads_as_prose
 from .htmlstream import SKIP_TEXT as _SKIP_TEXT
 from .htmlstream import stream_html
 from .visibility import NEVER_RENDERED, hidden_element, hidden_text_flags
@@ -132,7 +133,7 @@ class HtmlExtractor:
         else:
             text = _plain_text(root)
             extractor = f"lxml {etree.__version__}"
-        lines = [line.rstrip() for line in clean(text).split("\n")]
+        lines = _fences_apart([line.rstrip() for line in clean(text).split("\n")])
         marked = mark_headings(lines, _headings(root))
         return Extracted(text="\n".join(lines), media_type=HTML,
                          extractor=f"{extractor}; {marked} headings marked", regions=(),
@@ -332,6 +333,7 @@ def _prepared_html(root: Any, hidden: list[Any]) -> str:
                 _drop_tree(element)  # its tail is the next visible text: kept
     _collapse_source_whitespace(page)
     _mark_terms(page)
+    _fence_code(page)
     return str(etree.tostring(page, encoding="unicode", method="html"))
 
 
@@ -401,6 +403,25 @@ def _collapse_source_whitespace(root: Any) -> None:
             keeping -= tag in _KEEPS_LINES
             if not keeping and element.tail:
                 _set_text(element, "tail", _collapse(element.tail))
+
+
+def _fence_code(root: Any) -> None:
+    """Each outermost ``<pre>`` of code (not ``reads_as_prose``) between ``FENCE``
+    lines, in place, as the streamed path writes it (ADR 0056). A ``<blockquote>``
+    holding one becomes a ``<div>``: trafilatura runs a quote's lines into one."""
+    for pre in root.iter("pre"):
+        body = pre.text_content().split("\n")
+        if (any(a.tag == "pre" for a in pre.iterancestors()) or not "".join(body).strip()
+                or reads_as_prose(body)):
+            continue
+        for quote in pre.iterancestors("blockquote"):
+            quote.tag = "div"
+        _set_text(pre, "text", f"{FENCE}\n" + (pre.text or ""))
+        last = pre[-1] if len(pre) else None
+        if last is None:
+            _set_text(pre, "text", (pre.text or "") + f"\n{FENCE}")
+        else:
+            _set_text(last, "tail", (last.tail or "") + f"\n{FENCE}")
 
 
 def _set_text(element: Any, part: str, value: str) -> None:
@@ -521,8 +542,11 @@ def mark_headings(lines: list[str], headings: list[tuple[int, str, Any]]) -> int
         key = " ".join(line.split())
         if key and len(key) <= 300:
             exact.setdefault(key, []).append(number)
-        if len(key) >= _ANCHOR:
-            starts.setdefault(key[:_ANCHOR], []).append(number)
+        # A table row's text is its cells' words ("| Description: | Amount of …").
+        words = " ".join(line.replace("|", " ").split()) if line.startswith("|") else key
+        if len(words) >= _ANCHOR:
+            starts.setdefault(words[:_ANCHOR], []).append(number)
+    opening = _opening_fences(lines)
     before: dict[int, list[str]] = {}
     marked, after = 0, -1
     for level, label, element in headings:
@@ -536,6 +560,8 @@ def mark_headings(lines: list[str], headings: list[tuple[int, str, Any]]) -> int
             continue
         anchor = _text_after(element)
         at = _next(starts.get(anchor), after) if len(anchor) == _ANCHOR else None
+        if at is not None and at - 1 in opening:  # a heading over code stands before its fence
+            at -= 1
         if at is not None and _apart(lines, at):
             before.setdefault(at, []).append(mark + label)
             after = at - 1
@@ -543,6 +569,28 @@ def mark_headings(lines: list[str], headings: list[tuple[int, str, Any]]) -> int
     for at in sorted(before, reverse=True):
         lines[at:at] = before[at]
     return marked
+
+
+def _fences_apart(lines: list[str]) -> list[str]:
+    """``lines`` with each fence that starts or ends a line on a line of its own:
+    trafilatura runs the text around a ``<pre>`` into its fences ("``` | Description:
+    …", "… an alias for ```"), which put the page's prose inside the code block."""
+    out: list[str] = []
+    for line in lines:
+        rest = line.strip()
+        opens, closes = rest.startswith(FENCE), rest.endswith(FENCE) and len(rest) > len(FENCE)
+        if rest == FENCE or not (opens or closes):
+            out.append(line)
+            continue
+        rest = rest[len(FENCE) if opens else 0 : -len(FENCE) if closes else None].strip()
+        out += [*([FENCE] if opens else []), *([rest] if rest else []), *([FENCE] if closes else [])]
+    return out
+
+
+def _opening_fences(lines: list[str]) -> set[int]:
+    """The lines that open a fenced code block (``_fence_code``)."""
+    fences = [number for number, line in enumerate(lines) if line == FENCE]
+    return set(fences[::2])
 
 
 def _apart(lines: list[str], at: int) -> bool:

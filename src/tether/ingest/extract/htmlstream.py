@@ -24,13 +24,14 @@ and their text (with ``<input type=hidden>`` values) is handed back for the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import LimitExceeded
 from .visibility import hidden_element
 
-__all__ = ["BLOCK", "SKIP_TEXT", "Streamed", "hidden_element", "stream_html"]
+__all__ = ["BLOCK", "FENCE", "SKIP_TEXT", "reads_as_prose", "Streamed", "hidden_element", "stream_html"]
 
 _SLICE = 1 << 20  # characters of the page encoded and fed at a time
 # Not page text, and not hidden text either (the never-rendered elements are
@@ -44,6 +45,29 @@ BLOCK = frozenset(
      "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table",
      "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption"]
 )
+# The line each ``<pre>`` of code stands between, as Markdown fences code: extracted
+# text keeps no markup, and an example's "# comment" line otherwise reads as a heading.
+FENCE = "```"
+# A word of running prose: letters, with the quotes, brackets and punctuation around them.
+_WORD = re.compile(r"[(\"'\[]*[^\W\d_]+(?:['’-][^\W\d_]+)*[)\]\"',;:.!?]*")
+_SENTENCE_END = re.compile(r"[^\W\d_][.!?](?:\s|$)")
+
+
+def _prose_line(line: str) -> bool:
+    """Six tokens or more, at least three in four of them words."""
+    tokens = line.split()
+    return len(tokens) >= 6 and sum(1 for t in tokens if _WORD.fullmatch(t)) >= 0.75 * len(tokens)
+
+
+def reads_as_prose(lines: list[str]) -> bool:
+    """Whether a ``<pre>``'s lines are wrapped prose (a manual kept as preformatted
+    text), not code: most of its characters stand in lines that run as words (a
+    paragraph's short last line counts with its paragraph), and a sentence ends."""
+    filled = [line.strip() for line in lines if line.strip()]
+    prose = sum(len(line) for line in filled if _prose_line(line))
+    return prose >= 0.5 * sum(map(len, filled)) and any(_SENTENCE_END.search(line) for line in filled)
+
+
 _TITLE_SOURCE = 2_000  # characters of <title> / <h1> text kept for the title
 
 
@@ -76,6 +100,7 @@ class _Stream:
         self.hidden_parts: list[str] = []
         self.skip_at = 0  # depth of the element whose text is not page text (script, nav)
         self.pre = 0
+        self.pre_from = 0  # the line the outermost open <pre> started at
         self.mark = ""  # the heading or list-item mark the next line gets
         self.headings = 0
         self.lists = 0  # open ul/ol/dl
@@ -147,6 +172,7 @@ class _Stream:
                 self.mark = "#" * _HEADINGS[tag] + " "
             elif tag == "pre":
                 self.pre += 1
+                self.pre_from = len(self.lines) if self.pre == 1 else self.pre_from
 
     def _block_end(self, tag: str) -> None:
         if self.row is not None:
@@ -182,6 +208,10 @@ class _Stream:
                 self.mark = ""
             elif tag == "pre":
                 self.pre -= self.pre > 0
+                body = self.lines[self.pre_from:]
+                if not self.pre and body and not reads_as_prose(body):
+                    self.lines.insert(self.pre_from, FENCE)
+                    self.lines.append(FENCE)
 
     def start(self, tag: str, attrib: Any) -> None:
         self.depth += 1

@@ -226,6 +226,15 @@ function citeButton(citation, n) {
   }, label);
 }
 
+// A sentence as a person reads it, as the command line shows it: a table row quoted as
+// extraction wrote it ("| Default: | KeepAliveTimeout 5 |") as its cells, a heading
+// that states its term's value without its "###". The citation keeps the exact quote.
+function shownText(text) {
+  const line = text.trim().replace(/^#{1,6}[ \t]+/, "");
+  if (!/^\|[^\n]*\|$/.test(line)) return line === text.trim() ? text : line;
+  return line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replaceAll("\\|", "|")).filter(Boolean).join(" ");
+}
+
 function appendSentence(sentence) {
   const index = state.sentences.length;
   state.sentences.push(sentence);
@@ -246,7 +255,7 @@ function sentenceNode(sentence, index) {
     return citeButton(citation, n);
   });
   return el("span", { class: "sentence", dataset: { sentence: String(index) } },
-    sentence.text, " ", el("span", { class: "cites" }, buttons));
+    shownText(sentence.text), " ", el("span", { class: "cites" }, buttons));
 }
 
 // -- the outcome ------------------------------------------------------------------------------
