@@ -1,4 +1,7 @@
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -12,6 +15,14 @@ os.environ.setdefault("TETHER_READER", "lexical")
 # Fused retrieval (the product's default, ADR 0052) is tested where a test asks for
 # it: tests/retrieve/test_fused.py, tests/readers/test_embedder.py.
 os.environ.setdefault("TETHER_RETRIEVAL", "bm25")
+
+# The default store ($XDG_DATA_HOME/tether/tether.db) is this test process's own: a
+# command run without --db never touches the developer's store, nor the one another
+# pytest-xdist worker's tests use at the same time.
+_DATA_HOME = tempfile.mkdtemp(prefix="tether-test-data-")
+os.environ["XDG_DATA_HOME"] = _DATA_HOME
+os.environ.pop("TETHER_DB", None)  # a test that wants one sets it
+atexit.register(shutil.rmtree, _DATA_HOME, ignore_errors=True)
 
 from tether.config import Settings
 
@@ -32,7 +43,10 @@ import secrets  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
 POSTGRES_URL = os.environ.get("TETHER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-PG_RUN_PREFIX = f"tether_test_{os.getpid()}_{secrets.token_hex(3)}_"
+# One prefix per test process: each pytest-xdist worker (gw0, gw1, ...) is a process of
+# its own, with its own session, and drops only the schemas its own prefix names.
+PG_RUN_PREFIX = (f"tether_test_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{os.getpid()}_"
+                 f"{secrets.token_hex(3)}_")
 
 
 def with_search_path(url: str, schema: str) -> str:
@@ -76,12 +90,21 @@ def postgres_url() -> Iterator[str]:
             _postgres_unavailable(f"cannot connect to {POSTGRES_URL}: {str(exc).strip().splitlines()[0]}")
         _create_database(POSTGRES_URL)
     yield POSTGRES_URL
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-        left = conn.execute(
-            "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (PG_RUN_PREFIX,)
-        ).fetchall()
-        for (schema,) in left:
+    drop_schemas_named(POSTGRES_URL, PG_RUN_PREFIX)
+
+
+def drop_schemas_named(url: str, prefix: str) -> list[str]:
+    """Drop what this process's tests left (a crashed test's schemas): only names that
+    start with ``prefix``, never another worker's or another run's. Returns them."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        left = [schema for (schema,) in conn.execute(
+            "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (prefix,)
+        ).fetchall()]
+        for schema in left:
             conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    return left
 
 
 class PgSchemas:
@@ -122,3 +145,48 @@ def pg_schemas(postgres_url: str) -> Iterator[PgSchemas]:
 def pg_url(pg_schemas: PgSchemas) -> str:
     """A URL whose search_path is a fresh, empty schema (dropped afterwards)."""
     return pg_schemas.new()
+
+
+# -- slow tests ----------------------------------------------------------------------
+# ``pytest -m "not slow"`` leaves these out while a developer iterates (CI runs them
+# all): every test that drives Chromium (the ``BROWSERS`` fixtures), and the modules
+# below, each of which starts many processes (or kills them at random points) or runs
+# the reader judge's LLM, for half a minute to three minutes of a worker's time.
+BROWSERS = frozenset({"browser", "chromium"})
+# Heaviest first (seconds of one worker under `-n 2`, issue 35's runs): they start first.
+SLOW_MODULES = (
+    "tests/store/test_multiprocess.py",  # ~185 s
+    "tests/store/test_sqlite_processes.py",  # ~126 s
+    "tests/cli/test_ctrl_c.py",  # ~83 s
+    "tests/judges/test_reader_cli.py",  # ~82 s
+    "tests/ingest/test_ingest_crash.py",  # ~40 s
+    "tests/judges/test_reader.py",  # ~35 s
+    "tests/service/test_verify_scale.py",  # ~31 s
+    "tests/service/test_deadlines.py",  # ~28 s
+    "tests/ingest/test_memory_bound.py",  # ~16 s
+)
+
+
+def _slow_rank(item: pytest.Item) -> int | None:
+    """Where ``item``'s file runs among the slow ones, or None: not slow."""
+    module = item.nodeid.split("::")[0]
+    if module in SLOW_MODULES:
+        return SLOW_MODULES.index(module)
+    if not BROWSERS.isdisjoint(getattr(item, "fixturenames", ())):
+        return len(SLOW_MODULES)
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks the slow tests, and runs their files first, heaviest first: with each file
+    whole on one worker (``--dist loadfile``), a long file started last would finish
+    alone (``--no-loadscope-reorder`` keeps this order)."""
+    last = len(SLOW_MODULES) + 1
+    files: dict[str, int] = {}  # a file's place: that of its slowest test
+    for item in items:
+        rank = _slow_rank(item)
+        if rank is not None:
+            item.add_marker(pytest.mark.slow)
+        file = item.nodeid.split("::")[0]
+        files[file] = min(files.get(file, last), last if rank is None else rank)
+    items.sort(key=lambda item: files[item.nodeid.split("::")[0]])  # stable: a file's order stays

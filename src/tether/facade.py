@@ -11,36 +11,46 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from . import pipeline
 from .config import Settings, default_db_location, load_settings
-from .generate import Generator, load_generator
-from .generate.llm import LLM_GENERATORS, settings_options
 from .guard.attribute import evidence_from_texts
 from .guard.citation import attribute_statements, judged
-from .ingest.sources import IngestResult, Metadata, ingest_file, iter_files
-from .judges import load_judge
-from .judges.base import Judge
+from .ingest.batch import FileBatch, collect_files
+from .ingest.parallel import Done as Progress
+from .ingest.parallel import ingest_files
+from .ingest.reindex import Reindexed
+from .ingest.reindex import reindex as reindex_store
+from .ingest.sources import IngestResult, Metadata
 from .modes import ModesSpec, resolve_modes
 from .ops.apikeys import hash_key
-from .ops.cite import Resolution, resolve, resolve_trace
-from .pipeline import Done, Event
 from .records import PUBLIC, Answer, Citation, Document, Hit, Version
-from .retrieve.calibrate import Threshold, resolve_threshold
-from .retrieve.focused import refine
-from .retrieve.search import retrieve
 from .store import DocumentSummary, Store, open_store
 from .text.sentences import split_sentences
 from .workers import forked_map
+
+if TYPE_CHECKING:  # the answer side, imported on first use: ``tether ingest`` needs none of it
+    from .generate import Generator
+    from .judges.base import Judge
+    from .ops.cite import Resolution
+    from .pipeline import Event
+    from .retrieve.calibrate import Threshold
 
 _UNSET = object()
 # Sentences x passages from which ``verify_answer`` forks its workers: below that the
 # whole request takes under ~0.2 s of CPU, about what starting the workers costs.
 FORK_PAIRS = 100_000
 
-__all__ = ["Event", "Tether", "verify_answer"]
+__all__ = ["Event", "Progress", "Tether", "verify_answer"]
+
+
+def __getattr__(name: str) -> object:
+    # ``Event`` is the pipeline's: importing it here would import the whole pipeline.
+    if name == "Event":
+        from .pipeline import Event
+
+        return Event
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Tether:
@@ -79,24 +89,69 @@ class Tether:
     # -- ingest ------------------------------------------------------------------
 
     def ingest(
-        self, *paths: str | os.PathLike[str], meta: Metadata | None = None, **fields: Any
+        self,
+        *paths: str | os.PathLike[str],
+        meta: Metadata | None = None,
+        manifest: str | os.PathLike[str] | None = None,
+        progress: Progress | None = None,
+        workers: int | None = None,
+        verify: bool = False,
+        **fields: Any,
     ) -> list[IngestResult]:
-        """Ingest files and folders; failures are reported per file, not raised."""
-        base = (meta or Metadata()).merged(fields)
-        return [
-            ingest_file(self.store, path, base, settings=self.settings)
-            for path in iter_files([Path(p) for p in paths])
-        ]
+        """Ingest files and folders; failures are reported per file, not raised.
+
+        ``meta`` and ``fields`` apply to every file; a ``manifest``'s entry for a file
+        (``{"documents": [{"path", "source", "title", ...}]}``) applies over them, and
+        an entry whose file is missing is a ``failed`` result. The rest is
+        ``ingest_batch``'s.
+        """
+        batch = collect_files(paths, (meta or Metadata()).merged(fields), manifest=manifest)
+        return self.ingest_batch(batch, progress=progress, workers=workers, verify=verify)
+
+    def ingest_batch(
+        self,
+        batch: FileBatch,
+        *,
+        progress: Progress | None = None,
+        workers: int | None = None,
+        verify: bool = False,
+    ) -> list[IngestResult]:
+        """Ingest what ``collect_files`` found, as ``tether ingest`` does: a file whose
+        size and modification time match the store's record is ``unchanged`` without
+        being read (``verify`` reads it and compares its bytes); the others are
+        extracted by ``workers`` processes (default: the ``ingest_workers`` setting; 0:
+        one per core, as many as the work keeps busy, none for a little work; 1: this
+        process alone) and written here, in order. ``progress(path, result, size)`` is
+        called once per file, after its write is committed.
+
+        The workers are spawned interpreters: a script that ingests many files calls
+        this under ``if __name__ == "__main__":``, as for any ``multiprocessing``
+        (or passes ``workers=1``)."""
+        return batch.failures + ingest_files(
+            self.store, batch.files, batch.meta_for, settings=self.settings, verify=verify,
+            done=progress, workers=self.settings.ingest_workers if workers is None else workers,
+        )
+
+    def reindex(self, *, passage_chars: int | None = None) -> Reindexed:
+        """Cut every document's current version into passages again, of about
+        ``passage_chars`` characters (default: the ``passage_chars`` setting); every
+        stored citation still resolves afterwards, mapped onto the new passages."""
+        return reindex_store(self.store, passage_chars=passage_chars or self.settings.passage_chars)
 
     # -- answer ------------------------------------------------------------------
 
     def judge(self) -> Judge | None:
         """The model judge the ``judge`` setting names, loaded on first use."""
         if self._judge is _UNSET:
+            from .judges import load_judge
+
             self._judge = load_judge(self.settings)
-        return cast(Judge | None, self._judge)
+        return cast("Judge | None", self._judge)
 
     def generator(self, name: str | None = None, **options: Any) -> Generator:
+        from .generate import load_generator
+        from .generate.llm import LLM_GENERATORS, settings_options
+
         name = name or self.settings.generator
         if name in LLM_GENERATORS:
             options = settings_options(self.settings, options)
@@ -111,6 +166,8 @@ class Tether:
     def probe_threshold(self) -> Threshold:
         """The probe threshold in force for this store (see ``calibrate``)."""
         if self._threshold is None:
+            from .retrieve.calibrate import resolve_threshold
+
             self._threshold = resolve_threshold(self.store, self.settings)
         return self._threshold
 
@@ -132,6 +189,8 @@ class Tether:
         text. What a ``shadow`` gate would have suppressed goes to the shadow log
         (when ``record``) and to ``Answer.trace["shadow"]``.
         """
+        from . import pipeline
+
         yield from pipeline.stream(
             self, question, generator=generator or self.generator(),
             principals=principals, modes=modes, record=record,
@@ -146,6 +205,9 @@ class Tether:
         ``stream``), at most ``k`` (default ``top_k``), only from documents
         ``principals`` may read (``None``: all). An empty or overlong question is an
         ``InputError``."""
+        from .retrieve.focused import refine
+        from .retrieve.search import retrieve
+
         k = k or self.settings.top_k
         # Twice k ranked, so that k remain once copies collapse, as ``stream`` does.
         hits = retrieve(self.store, question, k=2 * k, principals=principals,
@@ -183,16 +245,22 @@ class Tether:
     ) -> Resolution:
         """Where a stored citation (record or JSON) points today: exact, relocated,
         changed or missing, with today's range and passages (see ``tether.cite``)."""
+        from .ops.cite import resolve
+
         return resolve(citation, self.store, principals=principals)
 
     def resolve_trace(
         self, trace_id: str, *, principals: Sequence[str] | None = None
     ) -> list[tuple[int, Citation, Resolution]]:
         """Resolve every citation of a recorded answer: ``(sentence, cited, resolution)``."""
+        from .ops.cite import resolve_trace
+
         return resolve_trace(self.store, trace_id, principals=principals)
 
     def ask(self, question: str, **options: Any) -> Answer:
         """Run the whole pipeline and return the Answer (see ``stream`` for options)."""
+        from .pipeline import Done
+
         answer = None
         for event in self.stream(question, **options):
             if isinstance(event, Done):

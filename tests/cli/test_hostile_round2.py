@@ -173,8 +173,11 @@ def swap():
         os.mkfifo(tmp) if i % 2 else tmp.write_text("Acetone boils at 56 degrees.\\n")
         os.replace(tmp, path); i += 1
 threading.Thread(target=swap, daemon=True).start()
-read = refused = 0
-for _ in range(int(sys.argv[2])):
+read = refused = tries = 0
+# At least argv[2] tries, and on until both outcomes were seen (how the two threads
+# interleave depends on the machine's load), within a bound.
+while tries < int(sys.argv[2]) or not (read and refused) and tries < 50 * int(sys.argv[2]):
+    tries += 1
     try:
         data, _ = read_file(path, settings=Settings()); read += 1
         assert data == b"Acetone boils at 56 degrees.\\n", data
@@ -194,7 +197,7 @@ def test_a_path_swapped_between_a_file_and_a_fifo_never_hangs_the_reader(tmp_pat
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     read, refused = map(int, proc.stdout.split())
-    assert read > 0 and refused > 0 and read + refused == 5000
+    assert read > 0 and refused > 0 and read + refused >= 5000
 
 
 def _nested_page(depth: int) -> str:

@@ -107,7 +107,7 @@ def test_timeout_before_first_byte(provider: str, hits: list[Hit]) -> None:
         elapsed = time.perf_counter() - started
     assert drafts == [] and failure is not None
     assert "did not respond within 0.3 s" in str(failure)
-    assert elapsed < 2.0
+    assert elapsed < 3.0  # it gave up before the reply came, however busy the machine
 
 
 def test_stall_mid_stream_keeps_the_finished_sentences(provider: str, hits: list[Hit]) -> None:

@@ -267,10 +267,10 @@ def test_size_is_checked_before_reading(
         raise AssertionError("the file was opened before its size was checked")
 
     monkeypatch.setattr(Path, "open", no_read)
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(LimitExceeded, match="max_file_bytes") as info:
         extract_file(path, settings=settings)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert "TETHER_MAX_FILE_BYTES" in str(info.value)
 
 
@@ -374,10 +374,10 @@ def test_html_unknown_charset_is_refused(settings: Settings) -> None:
 
 def test_deep_html_is_refused(settings: Settings) -> None:
     html = "<div>" * 600 + "deep" + "</div>" * 600
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(LimitExceeded, match="max_html_depth"):
         extract_bytes(html.encode(), media_type="text/html", settings=settings)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 @pytest.mark.parametrize(
@@ -407,11 +407,11 @@ def test_gzip_bomb_is_refused(settings: Settings) -> None:
     bomb = packer.compress(b"<p>") + b"".join(packer.compress(block) for _ in range(200))
     bomb += packer.flush()  # 200 MiB inflated, ~200 KiB on the wire
     assert len(bomb) < 1024 * 1024
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(LimitExceeded, match="max_file_bytes"):  # whatever the ratio allows
         extract_bytes(bomb, media_type="text/html",
                       settings=settings.replace(max_decompression_ratio=10_000))
-    assert time.perf_counter() - start < 5.0
+    assert time.process_time() - start < 5.0
 
 
 def test_truncated_gzip(settings: Settings) -> None:
@@ -495,11 +495,11 @@ def test_pdf_decompression_bomb(settings: Settings) -> None:
     assert extract_bytes(pdf_with_stream(text), media_type="application/pdf",
                          settings=settings).text == "Flange torque 45 Nm"
     bomb = pdf_with_stream(text + b" " * (40 * 1024 * 1024))  # 40 MiB stream, ~40 KiB file
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(LimitExceeded, match="safety limit"):
         extract_bytes(bomb, media_type="application/pdf",
                       settings=settings.replace(max_text_chars=1000))
-    assert time.perf_counter() - start < 5.0
+    assert time.process_time() - start < 5.0
 
 
 def test_html_headings_are_marked_the_markdown_way_and_nothing_else_changes(

@@ -23,6 +23,9 @@ from .conftest import UPLOAD, server_process
 from .hostile import shared_stream_pdf, trickle, verify_body
 
 TIMEOUT_S = 1.5
+# What a busy machine (four test workers on two cores) may add to an answer at the
+# deadline: far below the 30 s to 10 min the work itself would run on.
+SLACK_S = 8.0
 SETTINGS = {
     "TETHER_REQUEST_TIMEOUT_S": str(TIMEOUT_S),
     "TETHER_HEADER_TIMEOUT_S": "1",
@@ -82,7 +85,7 @@ def test_verify_past_its_deadline_answers_504_and_its_work_stops(client, server)
     response = client.post("/v1/verify", json=long_verify())
     took = time.monotonic() - started
     assert_problem(response, 504, f"longer than {TIMEOUT_S:g} s")
-    assert took < TIMEOUT_S + 1.0, took  # the response waits for the work to stop
+    assert took < TIMEOUT_S + SLACK_S, took  # the response waits for the work to stop
     # Before: the thread was abandoned and ran on for ~30 s (CPU 1 s per second); the
     # work now runs in a child process, counted here with the server (cpu_seconds).
     assert settle_cpu(server[1]) < 0.1
@@ -97,7 +100,7 @@ def test_an_upload_past_its_deadline_answers_504_stores_nothing_and_stops(client
                            data={"source": "https://example.org/slow.pdf"}, headers=UPLOAD)
     took = time.monotonic() - started
     assert_problem(response, 504, "nothing was stored")
-    assert took < TIMEOUT_S + 1.5, took
+    assert took < TIMEOUT_S + SLACK_S, took
     assert settle_cpu(server[1]) < 0.1
     listed = client.get("/v1/documents", params={"limit": 500}).json()["documents"]
     assert "https://example.org/slow.pdf" not in [d["source"] for d in listed]

@@ -173,11 +173,11 @@ ADVERSARIAL = [
 
 @pytest.mark.parametrize("text", ADVERSARIAL, ids=lambda t: repr(t[:14]))
 def test_hostile_input_stays_fast(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine does not slow it
     detect(text)
     is_instruction_like(text)
     detect_html_hidden(text)
-    assert time.perf_counter() - start < 5.0
+    assert time.process_time() - start < 5.0
 
 
 @settings(max_examples=300, deadline=None)

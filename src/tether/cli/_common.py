@@ -14,12 +14,11 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 import click
 from click.types import StringParamType
 
-from ..config import Settings, default_db_location, default_db_path, load_settings
+from ..config import Settings, default_db_path, load_settings
 from ..errors import InputError
-from ..store import Store, open_store
 from ..text.jsonin import loads_strict
 
-if TYPE_CHECKING:  # imported by the commands that answer (``open_tether``)
+if TYPE_CHECKING:  # imported by the commands that open a store (``open_tether``)
     from ..facade import Tether
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -167,17 +166,11 @@ def command_settings(ctx: click.Context, *, judge: str | None = None) -> Setting
 def open_tether(
     ctx: click.Context, db: str | None, *, create: bool = False, judge: str | None = None
 ) -> Tether:
-    # The answer pipeline: imported by the commands that answer, not by every command.
+    # Imported by the commands that open a store, not by every command (the facade
+    # itself imports the answer pipeline only when a command asks).
     from ..facade import Tether
 
     return Tether(db, settings=command_settings(ctx, judge=judge), create=create)
-
-
-def open_command_store(ctx: click.Context, db: str | None, *, create: bool = False) -> tuple[Store, Settings]:
-    """The store ``--db`` names (as ``open_tether`` opens it) and this command's
-    settings, without the facade: for commands that only read or write the store."""
-    settings = command_settings(ctx)
-    return open_store(db if db else default_db_location(), create=create, settings=settings), settings
 
 
 def read_json_lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:

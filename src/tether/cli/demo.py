@@ -13,7 +13,6 @@ import click
 
 from ..config import load_settings
 from ..facade import Tether
-from ..ingest.sources import Metadata, ingest_file, iter_files, load_manifest
 from ..store import is_postgres_url
 from ._common import cli
 from .render import answer_text
@@ -26,12 +25,9 @@ def demo_dir() -> Path:
 def build_demo_store(db: str | os.PathLike[str]) -> Tether:
     """A Tether over the bundled corpus at ``db``, a SQLite path or a ``postgresql://``
     URL (re-ingesting unchanged files is a no-op)."""
-    root = demo_dir()
-    entries = load_manifest(root / "corpus" / "manifest.json")
+    corpus = demo_dir() / "corpus"
     tether = Tether(db, settings=load_settings())
-    for path in iter_files([root / "corpus"]):
-        result = ingest_file(tether.store, path, Metadata().merged(entries[path.resolve()]),
-                             settings=tether.settings)
+    for result in tether.ingest(corpus, manifest=corpus / "manifest.json"):
         if result.status == "failed":
             raise click.ClickException(f"demo corpus: {result.path}: {result.error}")
     return tether

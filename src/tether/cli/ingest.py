@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +21,10 @@ from rich.progress import (
 )
 
 from ..errors import InputError
-from ..ingest.parallel import ingest_files
-from ..ingest.sources import (
-    SKIP_REASONS,
-    IngestResult,
-    Metadata,
-    Skipped,
-    iter_files,
-    load_manifest,
-    manifest_failures,
-)
+from ..ingest.batch import collect_files
+from ..ingest.sources import SKIP_REASONS, IngestResult, Metadata, Skipped
 from ..records import KINDS
-from ._common import UTF8_TEXT, cli, db_option, open_command_store
+from ._common import UTF8_TEXT, cli, db_option, open_tether
 from .render import printable
 
 
@@ -77,13 +68,11 @@ def ingest(
     verbose: bool,
 ) -> None:
     """Ingest PATHS (.txt, .md, .html, .pdf files, or folders of them)."""
-    skipped: list[Skipped] = []
-    files = list(iter_files(paths, skipped))
-    entries = load_manifest(manifest) if manifest else {}
-    if manifest:  # the manifest is read, not skipped
-        skipped = [s for s in skipped if Path(s.path).resolve() != Path(manifest).resolve()]
-    results = manifest_failures(entries, paths)
-    if not files and not results:
+    base = Metadata(source=source, title=title, license=license_, fetched_at=fetched_at,
+                    kind=kind, process=process, acl=acl or Metadata().acl)
+    batch = collect_files(paths, base, manifest=manifest or None)
+    skipped, files = list(batch.skipped), batch.files
+    if not files and not batch.failures:
         raise InputError(
             "no ingestible files found in " + ", ".join(paths)
             + (f" (skipped: {_skip_counts(skipped)})" if skipped else ""),
@@ -91,11 +80,9 @@ def ingest(
         )
     if (source or title) and len(files) > 1:
         raise click.UsageError("--source and --title name one document; use --manifest for several")
-    base = Metadata(source=source, title=title, license=license_, fetched_at=fetched_at,
-                    kind=kind, process=process, acl=acl or Metadata().acl).validated()
+    base.validated()
     err = Console(stderr=True)
-    store, settings = open_command_store(ctx, db, create=True)
-    with closing(store), Progress(
+    with open_tether(ctx, db, create=True) as tether, Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(),
         _CountColumn(), TimeElapsedColumn(), console=err, transient=True,
         disable=not err.is_terminal,
@@ -109,15 +96,8 @@ def ingest(
             progress.update(files_task, advance=1, description=f"ingested {name}")
             progress.update(bytes_task, advance=size)
 
-        def meta_for(path: Path) -> Metadata:
-            # Only a manifest's entries differ from the options: no path to resolve without one.
-            return base.merged(entries.get(path.resolve(), {})) if entries else base
-
-        results += ingest_files(
-            store, files, meta_for,
-            settings=settings, verify=verify, done=done,
-            workers=settings.ingest_workers if workers is None else workers,
-        )
+        results = tether.ingest_batch(batch, progress=done, workers=workers, verify=verify)
+        location = tether.store.location
     # An empty file was read (once) and held nothing: counted with the skipped entries.
     skipped += [Skipped(r.path, "empty", "no text") for r in results if r.status == "empty"]
     results = [r for r in results if r.status != "empty"]
@@ -129,7 +109,7 @@ def ingest(
     why = f"{_skip_counts(skipped)}; " if skipped else ""
     files_read = f"{len(results)} file" + ("" if len(results) == 1 else "s")
     click.echo(f"{summary}, {len(skipped)} skipped ({why}{files_read}, {chars:,} characters"
-               f" of text) → {printable(store.location)}")
+               f" of text) → {printable(location)}")
     if counts.get("failed"):
         ctx.exit(1)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..ingest.reindex import reindex as run_reindex
 from ._common import cli, db_option, open_tether
 
 
@@ -22,7 +21,7 @@ def reindex(ctx: click.Context, db: str | None, passage_chars: int | None) -> No
     """
     with open_tether(ctx, db) as tether:
         size = passage_chars or tether.settings.passage_chars
-        result = run_reindex(tether.store, passage_chars=size)
+        result = tether.reindex(passage_chars=size)
         click.echo(
             f"re-segmented {result.documents} documents: {result.passages_before} → "
             f"{result.passages_after} passages (passage_chars={size}) in {result.seconds:.2f} s"

@@ -6,8 +6,9 @@
   instruction-like vocabulary, over the demo corpus as background, with questions
   that touch the planted text. Every planted instruction is labelled in the manifests.
 
-``build_suite_store`` ingests a suite the way ``tether demo`` builds its store (one
-file at a time with its manifest entry) and keeps what ingest flagged per document.
+``build_suite_store`` ingests a suite the way ``tether demo`` builds its store (each
+corpus with its manifest, through ``Tether.ingest``) and keeps what ingest flagged
+per document.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from pathlib import Path
 from ..config import Settings
 from ..errors import InputError
 from ..facade import Tether
-from ..ingest.sources import Metadata, ingest_file, iter_files, load_manifest
 from .golden import Labels, load_labels
 
 __all__ = ["SUITES", "Suite", "build_suite_store", "suite"]
@@ -66,10 +66,7 @@ def build_suite_store(
     flags: dict[str, tuple[str, ...]] = {}
     try:
         for corpus in s.corpora:
-            entries = load_manifest(corpus / "manifest.json")
-            for path in iter_files([corpus]):
-                meta = Metadata().merged(entries.get(path.resolve(), {}))
-                result = ingest_file(tether.store, path, meta, settings=settings)
+            for result in tether.ingest(corpus, manifest=corpus / "manifest.json"):
                 if result.status == "failed" or result.doc_id is None:
                     raise InputError(f"suite {s.name}: {result.path}: {result.error}")
                 flags[result.doc_id] = result.flags
