@@ -92,7 +92,7 @@ class _Stream:
     one line; a table row is ``| a | b |``, a header row followed by ``|---|---|``."""
 
     def __init__(self) -> None:
-        self.lines: list[str] = []
+        self.lines: list[str | None] = []  # None: an opening fence taken back
         self.line: list[str] = []
         self.depth = 0
         self.hidden: list[str] = []
@@ -172,7 +172,9 @@ class _Stream:
                 self.mark = "#" * _HEADINGS[tag] + " "
             elif tag == "pre":
                 self.pre += 1
-                self.pre_from = len(self.lines) if self.pre == 1 else self.pre_from
+                if self.pre == 1:  # a fence held open; dropped at the end if no code came
+                    self.lines.append(FENCE)
+                    self.pre_from = len(self.lines)
 
     def _block_end(self, tag: str) -> None:
         if self.row is not None:
@@ -206,12 +208,19 @@ class _Stream:
             self.flush()
             if tag in _HEADINGS:
                 self.mark = ""
-            elif tag == "pre":
-                self.pre -= self.pre > 0
-                body = self.lines[self.pre_from:]
-                if not self.pre and body and not reads_as_prose(body):
-                    self.lines.insert(self.pre_from, FENCE)
-                    self.lines.append(FENCE)
+            elif tag == "pre" and self.pre:
+                self.pre -= 1
+                if not self.pre:
+                    self._close_pre()
+
+    def _close_pre(self) -> None:
+        """The outermost ``<pre>`` ended: code gets its closing fence, prose (or
+        nothing) loses the opening one."""
+        body = [line for line in self.lines[self.pre_from:] if line is not None]
+        if body and not reads_as_prose(body):
+            self.lines.append(FENCE)
+        else:
+            self.lines[self.pre_from - 1] = None
 
     def start(self, tag: str, attrib: Any) -> None:
         self.depth += 1
@@ -300,5 +309,5 @@ def stream_html(html: str | bytes, *, name: str = "<html>") -> Streamed:
             "refuse such pages before they are parsed",
         )
     title = target.og_title or "".join(target.title_parts) or "".join(target.h1_parts)
-    return Streamed(text="\n".join(target.lines), title=title or None, hidden=target.hidden,
+    return Streamed(text="\n".join(line for line in target.lines if line is not None), title=title or None, hidden=target.hidden,
                     headings=target.headings)
