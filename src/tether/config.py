@@ -136,7 +136,9 @@ class Settings:
     # How the LLM generators answer (ADR 0050): "quotes" — the model chooses passage
     # sentences by id and they are shown word for word, so a shown sentence is the
     # passage's own; "free" — the model writes its own sentences and the guard checks
-    # each (kept for comparison, and for questions no single sentence answers).
+    # each (kept for comparison, and for questions no single sentence answers);
+    # "citations" — the anthropic generator only: the passages go out as documents
+    # with Claude's citations on, and the stored sentences cited are shown (ADR 0057).
     generator_answers: str = "quotes"
     # `tether stats` flags a window whose citation coverage or draft faithfulness
     # (or draft citation coverage) fell by more than this against the previous
@@ -252,7 +254,8 @@ class Settings:
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 READERS = ("trained", "lexical")
 RETRIEVALS = ("fused", "bm25")  # retrieval; the ranks of tether.retrieve.fused
-ANSWER_MODES = ("quotes", "free")  # generator_answers; the generators read the same pair
+# generator_answers; the generators read the same names ("citations": anthropic only)
+ANSWER_MODES = ("quotes", "free", "citations")
 _LIMITS = ("max_file_bytes", "max_text_chars", "max_pdf_pages", "max_html_depth",
            "html_full_extract_max_bytes", "ingest_worker_max_files",
            "max_decompression_ratio", "max_question_chars", "max_request_bytes",

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 from generate.conftest import answer, base_url, error
-from generate.fake_llm import FakeLLMServer, Reply, openai_stream, tokens
+from generate.fake_llm import (
+    FakeLLMServer,
+    Reply,
+    anthropic_cited_stream,
+    char_citation,
+    openai_stream,
+    tokens,
+)
 
 from tether import Tether
 from tether.cli import main
@@ -75,6 +82,31 @@ def test_acceptance_json_shows_only_the_supported_sentence(db: Path) -> None:
         INSTRUCTION: "unsupported",
     }
     assert result["generator"] == "openai" and not result["refused"]
+
+
+def test_claude_citations_show_the_cited_stored_sentence(db: Path) -> None:
+    """``--answers citations`` in a fresh process: the passages go out as cited documents,
+    the stored sentence cited comes back, its citation is exact."""
+    def cited(request: object) -> Reply:
+        text = request.json["messages"][0]["content"][0]["source"]["data"]  # type: ignore[attr-defined]
+        at = text.index(COPIED)
+        return Reply(frames=anthropic_cited_stream(
+            [("It boils at 64 °C", [char_citation(COPIED + " ", 0, at, at + len(COPIED) + 1)])]))
+
+    with FakeLLMServer(cited) as server:
+        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        done = subprocess.run(
+            [sys.executable, "-m", "tether", "ask", QUESTION, "--db", str(db), "--generator",
+             "anthropic", "--base-url", server.url, "--model", "any", "--answers", "citations",
+             "--json"],
+            capture_output=True, text=True, env=env, timeout=60, check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert [s["text"] for s in result["sentences"]] == [COPIED]
+    assert result["sentences"][0]["citations"][0]["quote"] == COPIED
+    assert result["trace"]["quotes"]["stray_text"] == "It boils at 64 °C"
+    assert server.requests[0].json["messages"][0]["content"][0]["citations"] == {"enabled": True}
 
 
 def test_human_output_streams_sentences_then_sources(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,6 +181,9 @@ def test_jsonl_batch_uses_the_generator(
          "needs a model name (pass --model NAME"),
         (["--model", "any"], "--model applies only to a model generator, not 'extractive'"),
         (["--generator", "gpt"], "unknown generator 'gpt'"),
+        (["--generator", "openai", "--model", "any", "--base-url", "http://127.0.0.1:9/v1",
+          "--answers", "citations"],
+         "the openai generator cannot answer with 'citations' (use one of quotes, free"),
     ],
 )
 def test_configuration_errors_name_the_fix(

@@ -10,6 +10,11 @@ encoding, one SSE frame per chunk, exactly in the order the services send them:
 - Anthropic ``POST /v1/messages`` with ``stream: true``: ``message_start``,
   ``content_block_start``, ``ping``, ``content_block_delta`` (``text_delta``) …,
   ``content_block_stop``, ``message_delta`` (``stop_reason``), ``message_stop``.
+  With citations (``anthropic_cited_stream``) the reply is several text blocks, as the
+  API splits it: a cited block starts with ``citations: []`` and carries one
+  ``citations_delta`` per ``char_location`` citation before its ``text_delta``s; an
+  uncited block has no ``citations``. ``anthropic_cited_message`` is the same reply
+  unstreamed: text blocks, each cited one with its ``citations`` list.
 
 Each request takes the next ``Reply`` from the queue (the last one repeats), so a
 test can script "429, 429, then an answer". Run as a script it serves one fixed
@@ -35,8 +40,11 @@ __all__ = [
     "FakeLLMServer",
     "Reply",
     "Request",
+    "anthropic_cited_message",
+    "anthropic_cited_stream",
     "anthropic_error",
     "anthropic_message",
+    "char_citation",
     "anthropic_stream",
     "openai_completion",
     "openai_error",
@@ -130,6 +138,64 @@ def anthropic_stream(
         )
         frames.append(_sse({"type": "message_stop"}, "message_stop"))
     return frames
+
+
+# One text block of a cited reply: its text and its char_location citations (none: uncited).
+Block = tuple[str, list[dict[str, Any]]]
+
+
+def char_citation(
+    cited_text: str, document_index: int, start: int, end: int, *, title: str | None = None
+) -> dict[str, Any]:
+    """A ``char_location`` citation as the Messages API writes it."""
+    return {
+        "type": "char_location",
+        "cited_text": cited_text,
+        "document_index": document_index,
+        "document_title": title,
+        "start_char_index": start,
+        "end_char_index": end,
+    }
+
+
+def anthropic_cited_stream(
+    blocks: Iterable[Block], *, model: str = "any", stop_reason: str = "end_turn"
+) -> list[bytes]:
+    """The frames of a streamed reply to documents sent with citations enabled."""
+    message = {
+        "id": "msg_test0003", "type": "message", "role": "assistant", "content": [], "model": model,
+        "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 600, "output_tokens": 1},
+    }
+    frames = [_sse({"type": "message_start", "message": message}, "message_start")]
+    for index, (text, citations) in enumerate(blocks):
+        block: dict[str, Any] = {"type": "text", "text": ""}
+        if citations:
+            block["citations"] = []
+        frames.append(_sse({"type": "content_block_start", "index": index, "content_block": block},
+                           "content_block_start"))
+        if index == 0:
+            frames.append(_sse({"type": "ping"}, "ping"))
+        deltas = [{"type": "citations_delta", "citation": c} for c in citations]
+        deltas += [{"type": "text_delta", "text": piece} for piece in re.findall(r"\S+\s*|\s+", text)]
+        frames += [_sse({"type": "content_block_delta", "index": index, "delta": d}, "content_block_delta")
+                   for d in deltas]
+        frames.append(_sse({"type": "content_block_stop", "index": index}, "content_block_stop"))
+    frames.append(_sse({"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+                        "usage": {"output_tokens": 40}}, "message_delta"))
+    frames.append(_sse({"type": "message_stop"}, "message_stop"))
+    return frames
+
+
+def anthropic_cited_message(blocks: Iterable[Block], *, model: str = "any") -> Reply:
+    """The same reply unstreamed: one text block per block, cited ones with ``citations``."""
+    content = [{"type": "text", "text": text, **({"citations": citations} if citations else {})}
+               for text, citations in blocks]
+    body = {
+        "id": "msg_test0004", "type": "message", "role": "assistant", "content": content,
+        "model": model, "stop_reason": "end_turn", "stop_sequence": None,
+        "usage": {"input_tokens": 600, "output_tokens": 40},
+    }
+    return Reply(body=json.dumps(body).encode())
 
 
 def openai_error(status: int, message: str) -> Reply:

@@ -72,10 +72,11 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
 @click.option("--model", metavar="NAME", default=None, help="Model for an LLM generator.")
 @click.option("--timeout", type=float, metavar="SECONDS", default=None,
               help="Give up on a silent model server after this long.")
-@click.option("--answers", type=click.Choice(["quotes", "free"]), default=None,
+@click.option("--answers", type=click.Choice(["quotes", "free", "citations"]), default=None,
               help="How a model generator answers: quotes (default: it chooses passage "
-                   "sentences, shown word for word) or free (its own sentences, each "
-                   "checked).")
+                   "sentences, shown word for word), free (its own sentences, each "
+                   "checked) or citations (anthropic only: the stored sentences Claude's "
+                   "citations point at, shown word for word).")
 @judge_option
 @click.option("--verbose", "-v", is_flag=True,
               help="Print every note (an uncalibrated probe threshold) on every call, "

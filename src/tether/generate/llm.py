@@ -1,13 +1,16 @@
 """The generator over any provider, and its options from the settings.
 
 A provider is a ``ChatClient`` from ``tether.providers``. ``LLMGenerator`` turns a client into
-a ``Generator`` that answers in one of two ways (``answers``):
+a ``Generator`` that answers in one of these ways (``answers``):
 
 - ``"quotes"`` (the default, ADR 0050): the model sees each passage sentence under an id
   (``[3.2]``) and answers by choosing ids; each chosen sentence is yielded, as stored,
   the moment its id is complete (``quotes``).
 - ``"free"``: the model writes its own sentences with ``[n]`` markers; the sentence
   assembler yields each ``Draft`` the moment its sentence is complete.
+- ``"citations"`` (the Anthropic generator only, ADR 0057): the passages go out as
+  documents with the API's citations on; each stored sentence a citation covers is
+  yielded the moment the citation arrives (``citations``).
 
 Either way the guard verifies sentence one while the model writes the next.
 
@@ -76,6 +79,8 @@ class LLMGenerator:
     key_env = ""
     sdk: Callable[[], Any] = staticmethod(lambda: None)
     chat: Callable[[ProviderConfig], ChatClient]
+    # The ``answers`` modes this generator implements, each by the method named.
+    modes: Mapping[str, str] = {"quotes": "_quotes", "free": "_free"}
 
     def __init__(
         self,
@@ -90,6 +95,11 @@ class LLMGenerator:
     ) -> None:
         if answers not in ANSWER_MODES:
             raise ConfigError(f"answers must be one of {', '.join(ANSWER_MODES)}, got {answers!r}")
+        if answers not in self.modes:
+            raise ConfigError(
+                f"the {self.name} generator cannot answer with {answers!r}",
+                hint=f"use one of {', '.join(self.modes)} (citations need --generator anthropic)",
+            )
         self.answers = answers
         self.sdk()
         config = provider_config(
@@ -110,10 +120,8 @@ class LLMGenerator:
     ) -> Iterator[Draft | Remark]:
         if not hits:
             return  # nothing to answer from: no call, no cost
-        if self.answers == "quotes":
-            yield from self._quotes(question, hits, steering)
-        else:
-            yield from self._free(question, hits, steering)
+        answer = getattr(self, self.modes[self.answers])
+        yield from answer(question, hits, steering)
 
     def _quotes(
         self, question: str, hits: Sequence[Hit], steering: str | None
