@@ -42,7 +42,7 @@ from typing import Literal
 
 from ..providers.anthropic import DocumentCitation, SourceDocument
 from ..records import Draft, Hit, Remark
-from ..text.fold import DOUBLE_QUOTES, SINGLE_QUOTES
+from ..text.fold import tolerant_pattern
 from ..text.sentences import sentence_spans
 from .prompt import INJECTION_LINE
 from .quotes import KEPT_CHARS, declines
@@ -75,8 +75,6 @@ CITATION_IGNORED = {
 
 Mapped = Literal["exact", "relocated"]
 Proposal = Draft | Remark
-_WHITESPACE = re.compile(r"(\s+)")
-_QUOTE_MARK = re.compile(f"([{re.escape(SINGLE_QUOTES + DOUBLE_QUOTES)}])")
 _SPACES = re.compile(r"\s+")
 
 
@@ -111,23 +109,6 @@ def _title(hit: Hit) -> str:
     return f"{title} · {hit.passage.region}" if hit.passage.region else title
 
 
-def _tolerant(quote: str) -> re.Pattern[str]:
-    """The quote with any whitespace run and any quote-mark style left open."""
-    parts: list[str] = []
-    for token in _WHITESPACE.split(quote):
-        if token.isspace():
-            parts.append(r"\s+")
-            continue
-        for piece in _QUOTE_MARK.split(token):
-            if piece and piece in SINGLE_QUOTES:
-                parts.append(f"[{re.escape(SINGLE_QUOTES)}]")
-            elif piece and piece in DOUBLE_QUOTES:
-                parts.append(f"[{re.escape(DOUBLE_QUOTES)}]")
-            elif piece:
-                parts.append(re.escape(piece))
-    return re.compile("".join(parts))
-
-
 def map_citation(text: str, citation: DocumentCitation) -> tuple[int, int, Mapped] | None:
     """Where in the passage ``text`` the citation's words are: ``(start, end, how)``.
 
@@ -145,7 +126,7 @@ def map_citation(text: str, citation: DocumentCitation) -> tuple[int, int, Mappe
         lead = len(text[start:end]) - len(text[start:end].lstrip())
         return start + lead, start + lead + len(quote), "exact"
     found = [(m.start(), m.end()) for m in re.finditer(re.escape(quote), text)]
-    found = found or [(m.start(), m.end()) for m in _tolerant(quote).finditer(text)]
+    found = found or [(m.start(), m.end()) for m in tolerant_pattern(quote).finditer(text)]
     if not found:
         return None
     at, to = min(found, key=lambda r: (abs(r[0] - start), r[0]))

@@ -39,7 +39,7 @@ from .. import ids
 from ..errors import InputError, NotFound
 from ..records import KINDS, Answer, Citation, Document, Kind
 from ..store import Store
-from ..text.fold import DOUBLE_QUOTES, SINGLE_QUOTES, loose_fold
+from ..text.fold import loose_fold, tolerant_pattern
 from .documents import removal_of
 
 __all__ = [
@@ -172,9 +172,6 @@ def answer_citations(answer: Answer) -> list[tuple[int, Citation]]:
 # -- finding a quote -------------------------------------------------------------------
 
 
-_QUOTE_MARK = re.compile(f"([{re.escape(SINGLE_QUOTES + DOUBLE_QUOTES)}])")
-
-
 # Heading marks extraction puts at the start of a heading line (``## Buffering``,
 # docs/adr/0021): markup, not words, so a quote that ran into a heading line before
 # headings were marked still matches across one.
@@ -195,21 +192,7 @@ def _unfenced(text: str) -> str:
 def _pattern(quote: str) -> re.Pattern[str]:
     """The quote, with any whitespace run and any quote-mark style left open, a fence
     line allowed in any whitespace and a heading mark after any line break."""
-    parts: list[str] = []
-    for token in re.split(r"(\s+)", quote):
-        if token.isspace():
-            parts.append(r"\s+" + _FENCE + (_HEADING_MARK if "\n" in token else ""))
-            continue
-        for piece in _QUOTE_MARK.split(token):
-            if not piece:
-                continue
-            if piece in SINGLE_QUOTES:
-                parts.append(f"[{re.escape(SINGLE_QUOTES)}]")
-            elif piece in DOUBLE_QUOTES:
-                parts.append(f"[{re.escape(DOUBLE_QUOTES)}]")
-            else:
-                parts.append(re.escape(piece))
-    return re.compile("".join(parts))
+    return tolerant_pattern(quote, space=r"\s+" + _FENCE, line_break=r"\s+" + _FENCE + _HEADING_MARK)
 
 
 # Markdown's inline markup (ADR 0046): an image, a link's syntax around its text,

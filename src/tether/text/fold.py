@@ -16,6 +16,7 @@ import unicodedata
 from bisect import bisect_right
 
 __all__ = [
+    "tolerant_pattern",
     "DOUBLE_QUOTES", "SINGLE_QUOTES", "Collapsed", "collapse", "fold", "loose_fold", "translate",
 ]
 
@@ -23,6 +24,30 @@ __all__ = [
 # straight ones first; the citation look-up opens a quote to any of its style.
 SINGLE_QUOTES = "'\u2018\u2019\u201a\u201b\u2032\u0060\u00b4\u02bc\uff07"
 DOUBLE_QUOTES = '"\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u301d\u301e\uff02'
+_QUOTE_MARK = re.compile(f"([{re.escape(SINGLE_QUOTES + DOUBLE_QUOTES)}])")
+
+
+def tolerant_pattern(quote: str, *, space: str = r"\s+", line_break: str = r"\s+") -> re.Pattern[str]:
+    """``quote`` as a pattern with any quote-mark style left open and each whitespace
+    run read as ``space`` (``line_break`` for a run holding a line break): a quote
+    found again though its text was re-spaced or its quotes restyled.
+
+        >>> bool(tolerant_pattern("it's  done").fullmatch("it\u2019s done"))
+        True
+    """
+    parts: list[str] = []
+    for token in re.split(r"(\s+)", quote):
+        if token.isspace():
+            parts.append(line_break if "\n" in token else space)
+            continue
+        for piece in _QUOTE_MARK.split(token):
+            if piece and piece in SINGLE_QUOTES:
+                parts.append(f"[{re.escape(SINGLE_QUOTES)}]")
+            elif piece and piece in DOUBLE_QUOTES:
+                parts.append(f"[{re.escape(DOUBLE_QUOTES)}]")
+            elif piece:
+                parts.append(re.escape(piece))
+    return re.compile("".join(parts))
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 # Every whitespace and control character becomes a plain space: text pasted from PDFs
 # and web pages differs from the stored passage mostly in these.

@@ -35,7 +35,7 @@ __all__ = ["MARKDOWN_EXTRACTOR", "TEXT_EXTRACTOR", "MarkdownExtractor", "TextExt
 _ATX = re.compile(r"[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*")
 _SETEXT = re.compile(r"[ ]{0,3}(?:=+|-+)[ \t]*")
 # A line of one punctuation mark repeated: a rule, an over- or underline.
-_RULE = re.compile(r"[ \t]*([=\-~*#^+_])\1{2,}[ \t]*")
+_RULE = re.compile(r"([=\-~*#^+_])\1{2,}")  # matched against a stripped line
 _FENCE = re.compile(r"[ ]{0,3}(?:```|~~~)")
 # ``title: Pump maintenance`` (YAML) or ``title = "Pump maintenance"`` (TOML).
 _META_TITLE = re.compile(r"title[ \t]*[:=][ \t]*(.+?)[ \t]*")
@@ -125,7 +125,7 @@ def text_title(text: str) -> str | None:
     if title or skip:
         return title
     # A reStructuredText title's overline ("=====" above the title) is no title itself.
-    filled = [i for i, line in enumerate(lines[:40]) if line.strip() and not _RULE.fullmatch(line)]
+    filled = [i for i, line in enumerate(lines[:40]) if line.strip() and not _RULE.fullmatch(line.strip())]
     if not filled:
         return None
     i = filled[0]
