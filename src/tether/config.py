@@ -140,6 +140,11 @@ class Settings:
     # "citations" — the anthropic generator only: the passages go out as documents
     # with Claude's citations on, and the stored sentences cited are shown (ADR 0057).
     generator_answers: str = "quotes"
+    # With free answers, a generated sentence the guard does not accept is replaced by
+    # the passage sentence the support model reads as stating its claim, when that
+    # sentence is itself a verified quote and answers the question (ADR 0058); off:
+    # it is dropped. The model's own words stay in the answer's trace.
+    repair: bool = True
     # `tether stats` flags a window whose citation coverage or draft faithfulness
     # (or draft citation coverage) fell by more than this against the previous
     # window: 5 points is beyond the noise of a few hundred drafts, and well inside

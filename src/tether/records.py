@@ -14,6 +14,7 @@ from typing import Any, Literal, overload
 
 __all__ = [
     "OUTCOME_RANK",
+    "REPAIRED",
     "Answer",
     "AnswerSentence",
     "Citation",
@@ -224,6 +225,11 @@ class Remark:
     kind: Literal["lead_in", "declined", "ignored_id", "stray_text"]
     text: str
     detail: str = ""
+
+
+# The reason a repaired sentence's verdict carries (ADR 0058): the quote is shown in
+# place of a generated sentence the guard did not accept, whose words are in the trace.
+REPAIRED = "repaired: shown in place of a generated sentence whose claim this passage sentence states"
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,20 +157,23 @@ def judge_option(func: F) -> F:
     )(func)
 
 
-def command_settings(ctx: click.Context, *, judge: str | None = None) -> Settings:
-    """The settings file and environment, with what this command's options override."""
-    overrides = {} if judge is None else {"judge": judge}
+def command_settings(ctx: click.Context, **options: Any) -> Settings:
+    """The settings file and environment, with what this command's options override
+    (an option left unset, None, overrides nothing)."""
+    overrides = {name: value for name, value in options.items() if value is not None}
     return load_settings(ctx.obj.get("config") if ctx.obj else None, **overrides)
 
 
 def open_tether(
-    ctx: click.Context, db: str | None, *, create: bool = False, judge: str | None = None
+    ctx: click.Context, db: str | None, *, create: bool = False, **options: Any
 ) -> Tether:
+    """The facade on ``db`` under this command's settings (``options``: settings its
+    flags override, e.g. ``judge``)."""
     # Imported by the commands that open a store, not by every command (the facade
     # itself imports the answer pipeline only when a command asks).
     from ..facade import Tether
 
-    return Tether(db, settings=command_settings(ctx, judge=judge), create=create)
+    return Tether(db, settings=command_settings(ctx, **options), create=create)
 
 
 def read_json_lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -77,6 +77,10 @@ def _principals(as_: tuple[str, ...]) -> list[str] | None:
                    "sentences, shown word for word), free (its own sentences, each "
                    "checked) or citations (anthropic only: the stored sentences Claude's "
                    "citations point at, shown word for word).")
+@click.option("--repair/--no-repair", default=None,
+              help="With --answers free: show a generated sentence the guard does not accept "
+                   "as the passage sentence stating its claim, when that one answers "
+                   "(default: the repair setting, on); --no-repair drops it.")
 @judge_option
 @click.option("--verbose", "-v", is_flag=True,
               help="Print every note (an uncalibrated probe threshold) on every call, "
@@ -95,6 +99,7 @@ def ask(
     model: str | None,
     timeout: float | None,
     answers: str | None,
+    repair: bool | None,
     judge: str | None,
     verbose: bool,
 ) -> None:
@@ -108,7 +113,7 @@ def ask(
     if (question is None) == (jsonl is None):
         raise click.UsageError("give either a QUESTION or --jsonl FILE")
     modes = parse_modes(mode)  # a bad --mode fails before anything is read
-    with open_tether(ctx, db, judge=judge) as tether:
+    with open_tether(ctx, db, judge=judge, repair=repair) as tether:
         gen = _generator(tether, generator_name, base_url=base_url, model=model, timeout=timeout,
                          answers=answers)
         principals = _principals(as_)

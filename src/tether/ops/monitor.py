@@ -36,7 +36,7 @@ from typing import Any
 
 from .. import ids
 from ..config import Settings
-from ..records import OUTCOMES, Answer, AnswerSentence, Citation, Hit, to_json
+from ..records import OUTCOMES, REPAIRED, Answer, AnswerSentence, Citation, Hit, to_json
 from ..store import Store
 from ..verify import check
 from .cite import answer_citations
@@ -174,6 +174,7 @@ def measure_answer(
     """The answer's counts, and the re-check of each rendered sentence (in order)."""
     rechecks = recheck_answer(answer, store, settings=settings)
     verdicts = [s.verdict for s in answer.sentences] + [d.verdict for d in answer.dropped]
+    drafts = [v for v in verdicts if REPAIRED not in v.reasons]
     dropped: dict[str, int] = {}
     for d in answer.dropped:
         dropped[d.verdict.outcome] = dropped.get(d.verdict.outcome, 0) + 1
@@ -183,8 +184,10 @@ def measure_answer(
         cited=sum(1 for s in answer.sentences if s.citations),
         grounded=sum(1 for r in rechecks if r.grounded),
         drafts=len(verdicts),
-        drafts_supported=sum(1 for v in verdicts if v.outcome == "supported"),
-        drafts_cited=sum(1 for v in verdicts if v.passage_id is not None and v.span is not None),
+        # A repaired sentence is a quote shown for a draft the guard did not accept
+        # (ADR 0058): the model's draft was neither supported nor cited.
+        drafts_supported=sum(1 for v in drafts if v.outcome == "supported"),
+        drafts_cited=sum(1 for v in drafts if v.passage_id is not None and v.span is not None),
         dropped=dropped,
         refused=answer.refused,
         refusal_layer=answer.refusal_layer if answer.refused else None,

@@ -25,10 +25,11 @@ from ..guard.answerable import answer_scores, answer_threshold, unanswered
 from ..guard.attribute import evidence_from_hits
 from ..guard.citation import judge_draft
 from ..guard.reader import bound_judge, reader_refusal
+from ..guard.repair import repair_draft, support_judge
 from ..judges.base import Judge
 from ..modes import ModesSpec, resolve_modes
 from ..ops.monitor import Recheck, record_answer
-from ..records import Answer, AnswerSentence, Draft, Hit, Remark
+from ..records import Answer, AnswerSentence, Draft, Dropped, Hit, Remark
 from ..retrieve.focused import refine
 from ..retrieve.probe import probe_retrieved, steering_text
 from ..retrieve.fused import ranked
@@ -36,7 +37,7 @@ from ..text.asked import not_stated
 from ..text.sentences import sentence_spans
 from .events import Sentence, Sources
 from .state import Engine, Grounds, Run, VersionTexts
-from .trace import AnswerJudged, IgnoredMarkers, ProbeTrace, Trace, quotes_trace
+from .trace import AnswerJudged, IgnoredMarkers, ProbeTrace, Repaired, Trace, quotes_trace
 
 __all__ = [
     "answer_check",
@@ -132,6 +133,7 @@ def generate_and_guard(
     """Each new draft through the guard; yields the sentences it verified."""
     drafts = run.generator.generate(run.question, run.hits, steering=grounds.steering)
     judge = _judge(engine) if run.modes["judge"] != "off" else None
+    repairs = engine.settings.repair and getattr(run.generator, "answers", None) == "free"
     seen: set[str] = set()
     for draft in _noted(drafts, run):
         text = draft.text.strip()
@@ -145,11 +147,32 @@ def generate_and_guard(
         )
         if note:
             run.shadow.append(note)
+        if isinstance(outcome, Dropped) and repairs and not draft.quoted:
+            outcome = _repaired(engine, run, grounds, draft, outcome, judge)
         if isinstance(outcome, AnswerSentence):
             run.kept.append(outcome)
             yield outcome
         else:
             run.dropped.append(outcome)
+
+
+def _repaired(
+    engine: Engine, run: Run, grounds: Grounds, draft: Draft, dropped: Dropped, judge: Judge | None
+) -> AnswerSentence | Dropped:
+    """The passage sentence stating a dropped generated sentence's claim, shown in its
+    place when it is a verified quote, new to the answer and answers the question
+    (ADR 0058); otherwise the sentence stays dropped."""
+    repair = repair_draft(draft, dropped, grounds.evidence, settings=engine.settings,
+                          modes=run.modes, judge=judge, reader=support_judge(judge))
+    if repair is None or any(k.text == repair.sentence.text for k in run.kept):
+        return dropped
+    if not _reads_as_answer(run, grounds, repair.sentence)[0]:
+        return dropped  # a true quote that does not answer is no repair of an answer
+    shown = repair.sentence
+    run.repaired.append(
+        Repaired(shown.text, shown.citations[0].passage_id, repair.original, repair.entailment)
+    )
+    return shown
 
 
 def _noted(drafts: Iterator[Draft | Remark], run: Run) -> Iterator[Draft]:
@@ -191,15 +214,25 @@ def withhold(run: Run, grounds: Grounds, sentence: AnswerSentence) -> list[Answe
 def _answers(run: Run, grounds: Grounds, sentence: AnswerSentence) -> bool:
     """Whether this verified sentence answers: the answerability model's reading with
     the trained reader (the score is kept for the answer check), the rules without."""
+    answers, score = _reads_as_answer(run, grounds, sentence)
+    if run.reading is not None and score is not None:
+        run.reading.append(score)
+    return answers
+
+
+def _reads_as_answer(
+    run: Run, grounds: Grounds, sentence: AnswerSentence
+) -> tuple[bool, float | None]:
+    """Whether ``sentence`` alone answers, and the answerability model's score when
+    the trained reader decides (None under the lexical answer check)."""
     if run.reading is not None:
         score = answer_scores(run.question, [sentence], grounds.by_id)[0]
-        run.reading.append(score)
-        return score >= run.reading_threshold
+        return score >= run.reading_threshold, score
     _, context, section, _ = _answering(sentence, grounds.by_id)
     return sentence_answers(
         run.question, sentence.text, context, section=section, passages=grounds.texts,
         anchor_terms=grounds.asked,
-    ) is None
+    ) is None, None
 
 
 def answer_check(run: Run, grounds: Grounds) -> str | None:
@@ -267,6 +300,7 @@ def finish(run: Run) -> Answer:
         generator_model=model if isinstance(model, str) else None,
         answerability=tuple(round(score, 4) for score in run.reading or ()),
         quotes=quotes_trace(run.drafts, run.remarks),
+        repaired=tuple(run.repaired),
     )
     return Answer(
         question=run.question,

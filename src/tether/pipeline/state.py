@@ -24,7 +24,7 @@ from ..retrieve.calibrate import Threshold
 from ..retrieve.probe import ProbeReport
 from ..store import Store
 from ..text.terms import Term
-from .trace import AnswerJudged, IgnoredMarkers
+from .trace import AnswerJudged, IgnoredMarkers, Repaired
 
 __all__ = ["Engine", "Grounds", "Run", "VersionTexts"]
 
@@ -69,6 +69,7 @@ class Run:
     ignored_markers: list[IgnoredMarkers] = field(default_factory=list)
     remarks: list[Remark] = field(default_factory=list)  # what the generator said besides drafts
     generator_failure: str | None = None
+    repaired: list[Repaired] = field(default_factory=list)  # quotes shown for generated sentences
 
     @property
     def abstain(self) -> str:

@@ -4,7 +4,8 @@
 plain dict whose keys and order are a stored contract (the audit log, ``ask --json``):
 ``retrieved``, ``shadow``, ``probe``, ``withheld``, then, only when they happened,
 ``answer_judge``, ``ignored_markers``, ``generator_failure``, ``generator_model``,
-``answerability`` and ``quotes`` (a quote-bound answer's ids and remarks, ADR 0050).
+``answerability``, ``quotes`` (a quote-bound answer's ids and remarks, ADR 0050) and
+``repaired`` (generated sentences shown as the passage sentence stating them, ADR 0058).
 
 >>> Trace(retrieved=("p1",), probe=ProbeTrace("default")).to_json()
 {'retrieved': ['p1'], 'shadow': [], 'probe': {'threshold_source': 'default', 'missing': [], 'absent': []}, 'withheld': []}
@@ -18,7 +19,9 @@ from typing import Any
 
 from ..records import Draft, Remark
 
-__all__ = ["AnswerJudged", "IgnoredMarkers", "ProbeTrace", "QuotesTrace", "Trace", "quotes_trace"]
+__all__ = [
+    "AnswerJudged", "IgnoredMarkers", "ProbeTrace", "QuotesTrace", "Repaired", "Trace", "quotes_trace",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,21 @@ class QuotesTrace:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    """A generated sentence the guard did not accept, and the passage sentence shown
+    in its place (ADR 0058): the model's words are kept here, never shown."""
+
+    shown: str  # the quote, as shown
+    passage_id: str
+    original: str  # the model's sentence
+    entailment: float  # the support model's P(entailment) of the original given the quote
+
+    def to_json(self) -> dict[str, Any]:
+        return {"shown": self.shown, "passage_id": self.passage_id, "original": self.original,
+                "entailment": self.entailment}
+
+
 def quotes_trace(drafts: Sequence[Draft], remarks: Sequence[Remark]) -> QuotesTrace | None:
     """The quote-bound part of the trace; None when the generator chose no ids and
     said nothing besides its drafts (free text, the extractive reading)."""
@@ -109,6 +127,7 @@ class Trace:
     # the trained reader's answer gate read them (reader = "trained", abstain not off).
     answerability: tuple[float, ...] = ()
     quotes: QuotesTrace | None = None
+    repaired: tuple[Repaired, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -129,4 +148,6 @@ class Trace:
             out["answerability"] = list(self.answerability)
         if self.quotes is not None:
             out["quotes"] = self.quotes.to_json()
+        if self.repaired:
+            out["repaired"] = [r.to_json() for r in self.repaired]
         return out

@@ -1,0 +1,155 @@
+"""Repair: a generated sentence the guard did not accept, replaced by the passage
+sentence that states its claim (ADR 0058).
+
+A model writing its own sentences (``generator_answers = "free"``) often reads the
+passages right and rewords them past what the rules accept. Rather than drop such a
+sentence, the guard asks the shipped support model which retrieved passage sentence
+states its claim; when one does (P(entailment) at the judge's lifting bar), and that
+passage sentence is itself a verbatim quote the guard verifies, it is shown in the
+model's place, cited at its stored range and marked repaired. What it replaces stays
+in the answer's trace: the model's words are never shown.
+
+No repair when any reading says the claim is wrong: the guard's own verdict was
+``contradicted``, an exact check contradicts it against the chosen sentence, or the
+model finds a candidate contradicting it more surely than any states it. Negation is
+the exact polarity check's to read (``citation.carries_negation``), so a claim or a
+candidate carrying one is never repaired. Whether the quote answers the question is
+the pipeline's gate to decide (the answer check the extractive path passes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+
+from ..config import Settings
+from ..judges.base import Judge
+from ..judges.trained import TrainedSupportJudge
+from ..records import REPAIRED, AnswerSentence, Draft, Dropped
+from ..text.sentences import sentence_spans
+from ..text.terms import stems
+from ..verify import check
+from .attribute import Evidence
+from .citation import carries_negation, judge_draft
+
+__all__ = ["CANDIDATES", "Repair", "repair_draft", "support_judge"]
+
+# Passage sentences the support model reads for one claim: those sharing the most
+# content words with it. The statement of a claim shares its words; reading every
+# sentence of every passage would cost a model call each for nothing.
+CANDIDATES = 6
+
+_MARKERS = re.compile(r"\s*\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """A dropped generated sentence and the verified quote shown in its place."""
+
+    original: str  # the model's sentence, as it wrote it (trace only)
+    sentence: AnswerSentence  # the passage sentence, verified and marked repaired
+    entailment: float  # the support model's P(entailment) of the claim given the quote
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    unit: Evidence
+    sentence: tuple[int, int]  # the sentence, in unit.text
+
+    @property
+    def text(self) -> str:
+        return self.unit.text[self.sentence[0]:self.sentence[1]]
+
+
+@cache
+def _shipped() -> TrainedSupportJudge:
+    return TrainedSupportJudge()
+
+
+def support_judge(judge: Judge | None = None) -> TrainedSupportJudge:
+    """The shipped support model as a judge: the guard's own when it is that model,
+    else one loaded once per process."""
+    return judge if isinstance(judge, TrainedSupportJudge) else _shipped()
+
+
+def repair_draft(
+    draft: Draft,
+    dropped: Dropped,
+    evidence: Sequence[Evidence],
+    *,
+    settings: Settings,
+    modes: Mapping[str, str] | None,
+    judge: Judge | None,
+    reader: TrainedSupportJudge,
+) -> Repair | None:
+    """The quote that states ``draft``'s claim, verified, or None (it stays dropped).
+
+    ``judge`` is the guard's own judge (it verifies the quote as any draft);
+    ``reader`` is the support model that finds the sentence stating the claim.
+    """
+    claim = _MARKERS.sub("", draft.text).strip()
+    if dropped.verdict.outcome == "contradicted" or carries_negation(claim):
+        return None
+    found = _stating(claim, evidence, settings=settings, modes=modes, reader=reader)
+    if found is None:
+        return None
+    candidate, entailment = found
+    quote = " ".join(candidate.text.split())
+    passage_id = candidate.unit.passages[0].passage_id
+    outcome, _ = judge_draft(Draft(quote, (passage_id,)), evidence, settings=settings,
+                             modes=modes, judge=judge)
+    if not isinstance(outcome, AnswerSentence) or outcome.verdict.checker != "verbatim":
+        return None  # the quote must pass the guard word for word, as a chosen id does
+    if " ".join(outcome.citations[0].quote.split()) != quote:
+        return None
+    marked = replace(outcome.verdict, reasons=(*outcome.verdict.reasons, REPAIRED))
+    return Repair(draft.text.strip(), replace(outcome, verdict=marked), round(entailment, 4))
+
+
+def _stating(
+    claim: str,
+    evidence: Sequence[Evidence],
+    *,
+    settings: Settings,
+    modes: Mapping[str, str] | None,
+    reader: TrainedSupportJudge,
+) -> tuple[_Candidate, float] | None:
+    """The candidate sentence the support model reads as stating ``claim``, with its
+    P(entailment); None when none reaches the lifting bar or the claim reads as wrong."""
+    pool = _candidates(claim, evidence)
+    if not pool:
+        return None
+    # Each sentence is read alone: with the sentence before it in the premise, the
+    # model credits a sentence with what its neighbour states.
+    windows = [c.text for c in pool]
+    judgements = reader.judge_many([(w, claim) for w in windows])
+    entailments = [j.probabilities.get("entailment", 0.0) for j in judgements]
+    contradiction = max(j.probabilities.get("contradiction", 0.0) for j in judgements)
+    best = max(range(len(pool)), key=lambda i: (entailments[i], -i))
+    if entailments[best] < reader.lift_at or contradiction > entailments[best]:
+        return None
+    chosen = pool[best]
+    if carries_negation(chosen.text):
+        return None
+    if check(claim, windows[best], settings=settings, modes=modes).outcome == "contradicted":
+        return None  # an exact check (a figure, a name) says the claim is not this one's
+    return chosen, entailments[best]
+
+
+def _candidates(claim: str, evidence: Sequence[Evidence]) -> list[_Candidate]:
+    """The stored passage sentences sharing the most content words with ``claim``
+    (at least one), best first."""
+    wanted = stems(claim)
+    scored: list[tuple[int, int, _Candidate]] = []
+    # Single passages only: a join of neighbours repeats their sentences.
+    units = [u for u in evidence if u.document is not None and len(u.passages) == 1]
+    for unit in units:
+        spans = sentence_spans(unit.text)
+        for span in spans:
+            shared = len(wanted & stems(unit.text[span.start:span.end]))
+            if shared:
+                scored.append((-shared, len(scored), _Candidate(unit, (span.start, span.end))))
+    scored.sort(key=lambda item: item[:2])
+    return [candidate for _, _, candidate in scored[:CANDIDATES]]

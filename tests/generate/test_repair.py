@@ -1,0 +1,155 @@
+"""Repair of free-text answers (ADR 0058) through the real OpenAI SDK against the
+loopback model server.
+
+A sentence the model wrote that the guard does not accept is shown as the passage
+sentence the support model reads as stating its claim, when that one is a verified
+quote and answers the question; the model's words stay in the trace. A wrong claim,
+or a true one that does not answer, stays dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from tether import Tether
+from tether.config import Settings
+from tether.records import REPAIRED, Answer, AnswerSentence
+
+from .conftest import answer, base_url, generator
+from .fake_llm import FakeLLMServer
+from .test_pipeline import BULLETIN, LIMIT, QUESTION, SOLVENT
+
+# The passage's limit sentence reordered: the word test reads "of Solvent X" where the
+# passage says "for Solvent X" and drops it; the support model reads the same claim.
+REWORDED = "Over an eight-hour shift, the workplace exposure limit of Solvent X is 200 ppm."
+BOILS = "Solvent X boils at 64 °C at sea level."
+STORED = "Solvent X must be stored away from oxidisers."
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def _corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "solvent-x.md").write_text(SOLVENT, encoding="utf-8")
+    (corpus / "spill-bulletin.md").write_text(BULLETIN, encoding="utf-8")
+    return corpus
+
+
+@pytest.fixture
+def tether(tmp_path: Path) -> Tether:
+    t = Tether(tmp_path / "t.db", settings=Settings())
+    t.ingest(_corpus(tmp_path), license="CC0")
+    return t
+
+
+def ask(tether: Tether, text: str, question: str = QUESTION) -> Answer:
+    with FakeLLMServer(answer("openai", text)) as server:
+        return tether.ask(question, generator=generator("openai", server))
+
+
+def test_a_paraphrase_the_guard_drops_is_shown_as_the_quote_stating_it(
+    tether: Tether, tmp_path: Path
+) -> None:
+    result = ask(tether, f"{REWORDED} [1]")
+    assert not result.refused and result.dropped == ()
+    (sentence,) = result.sentences
+    (citation,) = sentence.citations
+    assert sentence.text == citation.quote == LIMIT  # the passage's words, not the model's
+    assert citation.source.endswith("solvent-x.md")
+    assert sentence.verdict.checker == "verbatim" and REPAIRED in sentence.verdict.reasons
+    (repaired,) = result.trace["repaired"]
+    assert repaired["shown"] == LIMIT and repaired["original"] == REWORDED
+    assert repaired["passage_id"] == citation.passage_id and repaired["entailment"] >= 0.9
+    # Without repair the same reply is dropped: it was the guard that did not accept it.
+    with FakeLLMServer(answer("openai", f"{REWORDED} [1]")) as server, \
+            Tether(tmp_path / "t.db", settings=Settings(repair=False)) as unrepaired:
+        plain = unrepaired.ask(QUESTION, generator=generator("openai", server))
+    assert plain.refused and [d.text for d in plain.dropped] == [REWORDED]
+    assert plain.dropped[0].verdict.outcome != "supported" and "repaired" not in plain.trace
+
+
+def test_a_quote_bound_answer_and_a_verbatim_sentence_are_not_marked(tether: Tether) -> None:
+    result = ask(tether, f"{LIMIT} [1]")
+    assert [s.text for s in result.sentences] == [LIMIT]
+    assert REPAIRED not in result.sentences[0].verdict.reasons and "repaired" not in result.trace
+
+
+@pytest.mark.parametrize("wrong", [
+    # The reworded sentence with the figure changed: no neighbour is shown instead.
+    "Over an eight-hour shift, the workplace exposure limit of Solvent X is 300 ppm.",
+    "Solvent X may be stored next to oxidisers without any limit.",
+    "Solvent X does not have a workplace exposure limit of 200 ppm.",
+])
+def test_a_wrong_claim_is_dropped_not_repaired(tether: Tether, wrong: str) -> None:
+    result = ask(tether, f"{wrong} [1]")
+    assert result.refused and result.sentences == ()
+    assert [d.text for d in result.dropped] == [wrong]
+    assert "repaired" not in result.trace
+
+
+def test_a_quote_that_does_not_answer_the_question_is_no_repair(tether: Tether) -> None:
+    claim = "Solvent X boils at 64 degrees at sea level."
+    # Asked about the exposure limit, the boiling point is true but no answer: dropped.
+    result = ask(tether, f"{claim} [1]")
+    assert result.refused and [d.text for d in result.dropped] == [claim]
+    assert "repaired" not in result.trace
+    # Asked about the boiling point, the same reply is repaired to the passage's sentence.
+    asked = ask(tether, f"{claim} [1]", question="At what temperature does Solvent X boil?")
+    assert [s.text for s in asked.sentences] == [BOILS]
+    assert [r["original"] for r in asked.trace["repaired"]] == [claim]
+
+
+def test_a_repair_already_shown_is_not_shown_twice(tether: Tether) -> None:
+    result = ask(tether, f"{LIMIT} [1] {REWORDED} [1]")
+    assert [s.text for s in result.sentences] == [LIMIT]
+    assert [d.text for d in result.dropped] == [REWORDED] and "repaired" not in result.trace
+
+
+def test_a_repaired_sentence_streams_in_its_place_while_the_model_writes(tether: Tether) -> None:
+    reply = answer("openai", f"{REWORDED} [1] {STORED} [1]")
+    # The model is held after its first sentence until the repaired quote has arrived.
+    held_at = next(i for i, f in enumerate(reply.frames) if b'" must' in f)
+    gate = threading.Event()
+    reply.stall_after, reply.stall, reply.gate = held_at, 10.0, gate
+    shown: list[tuple[str, int]] = []
+    with FakeLLMServer(reply) as server:
+        gen = generator("openai", server)
+        for event in tether.stream(QUESTION, generator=gen):
+            if event.kind == "sentence":
+                assert isinstance(event.data, AnswerSentence)
+                shown.append((event.data.text, len(server.frame_times)))
+                gate.set()
+            if event.kind == "done":
+                final = event.data
+    assert [text for text, _ in shown] == [LIMIT, STORED]
+    assert shown[0][1] <= held_at < len(reply.frames)
+    assert [s.text for s in final.sentences] == [LIMIT, STORED]
+    assert [r["original"] for r in final.trace["repaired"]] == [REWORDED]
+
+
+def test_the_cli_repairs_by_default_and_no_repair_drops(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with Tether(db, settings=Settings()) as t:
+        t.ingest(_corpus(tmp_path), license="CC0")
+    env = {**os.environ, "PYTHONPATH": str(SRC), "TETHER_CONFIG": "/nonexistent/tether.toml"}
+    outputs = []
+    for flags in ([], ["--no-repair"]):
+        with FakeLLMServer(answer("openai", f"{REWORDED} [1]")) as server:
+            done = subprocess.run(
+                [sys.executable, "-m", "tether", "ask", QUESTION, "--db", str(db), "--generator",
+                 "openai", "--base-url", base_url("openai", server), "--model", "any",
+                 "--answers", "free", "--json", *flags],
+                capture_output=True, text=True, env=env, timeout=120, check=False,
+            )
+        outputs.append((done.returncode, json.loads(done.stdout)))
+    (repaired_rc, repaired), (dropped_rc, dropped) = outputs
+    assert repaired_rc == 0 and [s["text"] for s in repaired["sentences"]] == [LIMIT]
+    assert repaired["trace"]["repaired"][0]["original"] == REWORDED
+    assert dropped_rc == 1 and dropped["refused"] and [d["text"] for d in dropped["dropped"]] == [REWORDED]
