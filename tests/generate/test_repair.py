@@ -20,6 +20,7 @@ import pytest
 
 from tether import Tether
 from tether.config import Settings
+from tether.ops.monitor import measure_answer
 from tether.records import REPAIRED, Answer, AnswerSentence
 
 from .conftest import answer, base_url, generator
@@ -67,6 +68,10 @@ def test_a_paraphrase_the_guard_drops_is_shown_as_the_quote_stating_it(
     (repaired,) = result.trace["repaired"]
     assert repaired["shown"] == LIMIT and repaired["original"] == REWORDED
     assert repaired["passage_id"] == citation.passage_id and repaired["entailment"] >= 0.9
+    # The shown quote is grounded; the model's draft still counts as unsupported.
+    metrics, (recheck,) = measure_answer(result, tether.store, settings=tether.settings)
+    assert recheck.grounded and metrics.grounded == metrics.sentences == 1
+    assert metrics.drafts == 1 and metrics.drafts_supported == metrics.drafts_cited == 0
     # Without repair the same reply is dropped: it was the guard that did not accept it.
     with FakeLLMServer(answer("openai", f"{REWORDED} [1]")) as server, \
             Tether(tmp_path / "t.db", settings=Settings(repair=False)) as unrepaired:
