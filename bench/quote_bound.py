@@ -1,11 +1,16 @@
-"""Extractive default vs free text + guard vs quote-bound, on a real local model (ADR 0050).
+"""Extractive default vs free text + guard (without and with repair) vs quote-bound, on a
+real local model (ADR 0050, ADR 0058).
 
 Asks the same SQuAD 2.0 "Normans" questions (one document per paragraph, as in
 ``bench/llm_guard.py``) three ways through the real pipeline (``Tether.ask``, the
 default trained reader, every gate on):
 
 - ``extractive``: the default generator, no model;
-- ``free``: ``--generator openai --answers free`` — the model writes, the guard checks;
+- ``free``: ``--generator openai --answers free --no-repair`` — the model writes, the
+  guard checks and drops what it does not accept;
+- ``free_repair``: the same model reply (replayed, so both read the same words) with
+  repair on (the default): a dropped sentence is shown as the passage sentence stating it
+  when that one is a verified quote that answers (ADR 0058);
 - ``quotes``: ``--generator openai`` (the default mode) — the model chooses sentence ids.
 
 and prints, per mode, answer accuracy (an answerable question answered with a shown
@@ -22,7 +27,8 @@ question on two busy cores, so run it in the background on a small sample)::
 ``--json`` keeps every question's shown sentences with their cited quotes and the
 quote-bound trace, for reading each shown sentence against its citation by hand.
 For the model modes it also prints the median time from the model's first token to
-the first shown sentence (the stream is read as the CLI reads it, ``Tether.stream``).
+the first shown sentence (the stream is read as the CLI reads it, ``Tether.stream``;
+for ``free_repair`` the replayed reply arrives at once, so its figure is the guard's).
 """
 
 from __future__ import annotations
@@ -42,13 +48,39 @@ from tether.config import Settings
 from tether.facade import Tether
 from tether.generate import Generator
 from tether.pipeline.events import Done, Sentence
-from tether.records import Answer
+from tether.records import REPAIRED, Answer
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from llm_guard import DEFAULT_DATA, build_store  # noqa: E402
 
-MODES = ("extractive", "free", "quotes")
+MODES = ("extractive", "free", "free_repair", "quotes")
+# The modes read with repair on; the others run with it off, so "free" is the guard alone.
+REPAIRING = ("free_repair",)
+
+
+class Replay:
+    """A model client's replies kept by prompt: asked the same prompt again, it replays
+    the tokens it streamed the first time (greedy decoding gives the same reply, so
+    "free" and "free_repair" read one reply at the cost of one)."""
+
+    def __init__(self, gen: Generator) -> None:
+        self.replies: dict[tuple[str, str], list[str]] = {}
+        client = getattr(gen, "client", None)
+        if client is not None:
+            self.stream = client.stream
+            client.stream = self.replayed
+
+    def replayed(self, system: str, user: str) -> Iterator[str]:
+        kept = self.replies.get((system, user))
+        if kept is not None:
+            yield from kept
+            return
+        pieces: list[str] = []
+        for text in self.stream(system, user):
+            pieces.append(text)
+            yield text
+        self.replies[system, user] = pieces
 
 
 class FirstToken:
@@ -108,7 +140,9 @@ def record(question: dict[str, Any], mode: str, answer: Answer) -> dict[str, Any
         "impossible": question["impossible"], "answers": question["answers"],
         "refused": answer.refused, "refusal": answer.refusal_reason,
         "correct": correct(answer, question["answers"]),
-        "shown": [{"text": s.text, "quote": s.citations[0].quote} for s in answer.sentences],
+        "shown": [{"text": s.text, "quote": s.citations[0].quote,
+                   "repaired": REPAIRED in s.verdict.reasons} for s in answer.sentences],
+        "repaired": answer.trace.get("repaired", []),
         "dropped": [{"text": d.text, "outcome": d.verdict.outcome} for d in answer.dropped],
         "quotes": answer.trace.get("quotes"), "failure": answer.trace.get("generator_failure"),
         "ms": answer.timings_ms, "first_token_to_sentence_s": None,
@@ -126,6 +160,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "false_refusals": f"{sum(r['refused'] for r in answerable)}/{len(answerable)}",
         "shown": sum(len(r["shown"]) for r in rows),
         "dropped": sum(len(r["dropped"]) for r in rows),
+        "repaired": sum(1 for r in rows for s in r["shown"] if s["repaired"]),
         "generator_failures": sum(1 for r in rows if r["failure"]),
         "median_first_token_to_sentence_s": statistics.median(lags) if lags else None,
     }
@@ -136,6 +171,7 @@ def generators(t: Tether, args: argparse.Namespace) -> dict[str, Generator]:
     return {
         "extractive": t.generator("extractive"),
         "free": t.generator("openai", answers="free", **llm),
+        "free_repair": t.generator("openai", answers="free", **llm),  # the same one: replayed
         "quotes": t.generator("openai", answers="quotes", **llm),
     }
 
@@ -159,19 +195,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     db = args.db or build_store(args.data, Path(tempfile.mkdtemp(prefix="quote_bound_")))
     rows: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
     first = FirstToken()
-    with Tether(db, settings=Settings(top_k=args.top_k)) as t:
+    with Tether(db, settings=Settings(top_k=args.top_k, repair=False)) as t, \
+            Tether(db, settings=Settings(top_k=args.top_k, repair=True)) as repairing:
         gens = generators(t, args)
-        for gen in gens.values():
+        for gen in {id(g): g for g in gens.values()}.values():
+            Replay(gen)
             first.wrap(gen)
         for n, question in enumerate(questions, 1):
             for mode in modes:
-                answer, lag = ask(t, question["question"], gens[mode], first)
+                engine = repairing if mode in REPAIRING else t
+                answer, lag = ask(engine, question["question"], gens[mode], first)
                 row = record(question, mode, answer)
                 row["first_token_to_sentence_s"] = round(lag, 3) if lag is not None else None
                 rows[mode].append(row)
                 print(f"{n:>3} {mode:<10} {'refused' if row['refused'] else 'answered':<8} "
                       f"correct={row['correct']!s:<5} impossible={question['impossible']!s:<5} "
                       f"shown={len(row['shown'])} dropped={len(row['dropped'])} "
+                      f"repaired={len(row['repaired'])} "
                       f"{question['question']}", flush=True)
             if args.json:
                 args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
