@@ -36,7 +36,8 @@ from .citation import carries_negation, judge_draft
 
 __all__ = ["CANDIDATES", "Repair", "repair_draft", "support_judge"]
 
-# Passage sentences the support model reads for one claim: those sharing the most
+# Passage sentences the support model reads for one claim (each with the sentence
+# before it, as it was trained to read them): those sharing the most
 # content words with it. The statement of a claim shares its words; reading every
 # sentence of every passage would cost a model call each for nothing.
 CANDIDATES = 6
@@ -57,10 +58,20 @@ class Repair:
 class _Candidate:
     unit: Evidence
     sentence: tuple[int, int]  # the sentence, in unit.text
+    before: tuple[int, int] | None  # the sentence before it in its passage, if any
 
     @property
     def text(self) -> str:
         return self.unit.text[self.sentence[0]:self.sentence[1]]
+
+    @property
+    def window(self) -> str:
+        """What the model reads: the sentence with the one before it, which "It …" or
+        "They …" leans on (the shape it was trained on, ``readers.windows``)."""
+        return self.unit.text[(self.before or self.sentence)[0]:self.sentence[1]]
+
+    def previous(self) -> _Candidate | None:
+        return None if self.before is None else _Candidate(self.unit, self.before, None)
 
 
 @cache
@@ -121,21 +132,25 @@ def _stating(
     pool = _candidates(claim, evidence)
     if not pool:
         return None
-    # Each sentence is read alone: with the sentence before it in the premise, the
-    # model credits a sentence with what its neighbour states.
-    windows = [c.text for c in pool]
-    judgements = reader.judge_many([(w, claim) for w in windows])
+    judgements = reader.judge_many([(c.window, claim) for c in pool])
     entailments = [j.probabilities.get("entailment", 0.0) for j in judgements]
     contradiction = max(j.probabilities.get("contradiction", 0.0) for j in judgements)
     best = max(range(len(pool)), key=lambda i: (entailments[i], -i))
     if entailments[best] < reader.lift_at or contradiction > entailments[best]:
         return None
-    chosen = pool[best]
+    chosen, entailment = pool[best], entailments[best]
+    # Read with the sentence before it, a sentence is credited with what that one
+    # states: when the sentence before states the claim on its own, it is the one.
+    previous = chosen.previous()
+    if previous is not None:
+        (alone,) = reader.judge_many([(previous.text, claim)])
+        if alone.probabilities.get("entailment", 0.0) >= reader.lift_at:
+            chosen, entailment = previous, alone.probabilities["entailment"]
     if carries_negation(chosen.text):
         return None
-    if check(claim, windows[best], settings=settings, modes=modes).outcome == "contradicted":
+    if check(claim, chosen.window, settings=settings, modes=modes).outcome == "contradicted":
         return None  # an exact check (a figure, a name) says the claim is not this one's
-    return chosen, entailments[best]
+    return chosen, entailment
 
 
 def _candidates(claim: str, evidence: Sequence[Evidence]) -> list[_Candidate]:
@@ -147,9 +162,11 @@ def _candidates(claim: str, evidence: Sequence[Evidence]) -> list[_Candidate]:
     units = [u for u in evidence if u.document is not None and len(u.passages) == 1]
     for unit in units:
         spans = sentence_spans(unit.text)
-        for span in spans:
+        for i, span in enumerate(spans):
             shared = len(wanted & stems(unit.text[span.start:span.end]))
             if shared:
-                scored.append((-shared, len(scored), _Candidate(unit, (span.start, span.end))))
+                before = (spans[i - 1].start, spans[i - 1].end) if i else None
+                candidate = _Candidate(unit, (span.start, span.end), before)
+                scored.append((-shared, len(scored), candidate))
     scored.sort(key=lambda item: item[:2])
     return [candidate for _, _, candidate in scored[:CANDIDATES]]
