@@ -102,6 +102,9 @@ def test_a_wrong_claim_is_dropped_not_repaired(tether: Tether, wrong: str) -> No
 def test_a_quote_that_does_not_answer_the_question_is_no_repair(tether: Tether) -> None:
     claim = "Solvent X boils at 64 degrees at sea level."
     # Asked about the exposure limit, the boiling point is true but no answer: dropped.
+    # (Read with the boiling sentence before it, the exposure-limit sentence, which does
+    # answer, is credited with the claim; the sentence before states it alone, so it is
+    # the one chosen, and no neighbour is shown for the claim.)
     result = ask(tether, f"{claim} [1]")
     assert result.refused and [d.text for d in result.dropped] == [claim]
     assert "repaired" not in result.trace
