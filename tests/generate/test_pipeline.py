@@ -66,16 +66,24 @@ def test_copied_sentence_is_kept_and_cited(tether: Tether, provider: str) -> Non
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_paraphrases(tether: Tether, provider: str) -> None:
+def test_paraphrases(tether: Tether, provider: str, tmp_path: Path) -> None:
     close = "For Solvent X the workplace exposure limit is 200 ppm over an eight-hour shift."
     # The strict support test (ADR 0015) reads relation words: "for a shift" is not
     # what the passage's "over a shift" binds, so that rewording is only mentioned.
     reworded = "The exposure limit for Solvent X at work is 200 ppm for an eight-hour shift."
     loose = "Solvent X is only safe below 200 ppm."
     result, _ = ask(tether, provider, f"{close} [1] {reworded} [1] {loose} [1]")
-    assert [s.text for s in result.sentences] == [close]
+    # The rewording the word test only finds mentioned is shown as the passage sentence
+    # stating it (repair, ADR 0058); the model's words stay in the trace.
+    assert [s.text for s in result.sentences] == [close, LIMIT]
+    assert [r["original"] for r in result.trace["repaired"]] == [reworded]
     # "below 200" is not "200"
-    assert outcomes(result) == {reworded: "mentioned", loose: "contradicted"}
+    assert outcomes(result) == {loose: "contradicted"}
+    with FakeLLMServer(answer(provider, f"{close} [1] {reworded} [1] {loose} [1]")) as server, \
+            Tether(tmp_path / "t.db", settings=Settings(repair=False)) as unrepaired:
+        plain = unrepaired.ask(QUESTION, generator=generator(provider, server))
+    assert [s.text for s in plain.sentences] == [close]
+    assert outcomes(plain) == {reworded: "mentioned", loose: "contradicted"}
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
