@@ -24,6 +24,11 @@ question on two busy cores, so run it in the background on a small sample)::
     OPENAI_API_KEY=dummy python bench/quote_bound.py --url http://127.0.0.1:8143/v1 \\
         --model qwen --n 15 --json /tmp/quote_bound.json
 
+Free + repair alone, beside its free baseline (the quote-bound column skipped)::
+
+    OPENAI_API_KEY=dummy python bench/quote_bound.py --url http://127.0.0.1:8143/v1 \\
+        --model qwen --n 15 --seed 33 --modes extractive,free,free_repair
+
 ``--json`` keeps every question's shown sentences with their cited quotes and the
 quote-bound trace, for reading each shown sentence against its citation by hand.
 For the model modes it also prints the median time from the model's first token to
