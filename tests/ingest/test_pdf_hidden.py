@@ -181,9 +181,9 @@ def test_many_hidden_pieces_cost_bounded_time():
         if i % 7 == 0:
             pdf.rect(10, 100, 1, 1, style="F")  # fills to compare against, many of them
     data = bytes(pdf.output())
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a loaded machine stretches wall time
     out = extract_bytes(data, media_type="application/pdf", settings=Settings())
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert "hidden" not in out.text and dict(out.dropped) == {"tiny-text": 6_000}
     assert elapsed < 20, f"{elapsed:.1f} s for 6,000 hidden pieces"
 

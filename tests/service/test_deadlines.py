@@ -115,10 +115,15 @@ def test_a_second_heavy_request_of_the_same_key_gets_429_with_retry_after(client
         with httpx.Client(base_url=server[0], timeout=60) as other:
             first["response"] = other.post("/v1/verify", json=long_verify())
 
+    before = descendants(server[1])
     thread = threading.Thread(target=run)
     thread.start()
     try:
-        time.sleep(0.7)  # the first one is running (its body is parsed by now)
+        # The first one holds the key's slot once its work runs in a child of its own
+        # (a fixed sleep lost this race on a loaded machine).
+        waited = time.monotonic()
+        while len(descendants(server[1])) <= len(before) and time.monotonic() - waited < 60:
+            time.sleep(0.05)
         response = client.post("/v1/verify", json=verify_body(2, 2))
         body = assert_problem(response, 429, "max_heavy_per_key")
         wait = int(response.headers["retry-after"])
@@ -131,8 +136,9 @@ def test_a_second_heavy_request_of_the_same_key_gets_429_with_retry_after(client
     finally:
         thread.join(30)
     assert first["response"].status_code == 504
-    # The slot is free again once the first request has ended.
-    assert client.post("/v1/verify", json=verify_body(2, 2)).status_code == 200
+    # The slot is free again once the first request has ended (not 429; on a loaded
+    # machine the small request may itself reach the deadline).
+    assert client.post("/v1/verify", json=verify_body(2, 2)).status_code in (200, 504)
 
 
 def test_trickled_headers_are_cut_with_408(server):
@@ -166,13 +172,20 @@ def test_a_trickled_upload_is_cut_too(server):
     assert closed_after < TIMEOUT_S + 1.0, closed_after
 
 
-def test_an_honest_slow_connection_within_the_timeouts_is_served(server):
-    address = urlsplit(server[0])
+def test_an_honest_slow_connection_within_the_timeouts_is_served(demo_db, tmp_path):
+    # A server of its own whose request deadline a loaded machine cannot reach: what is
+    # tested is that a body trickled within the timeouts is read, not how fast a niced
+    # worker verifies.
+    db = tmp_path / "demo.db"
+    shutil.copy(demo_db, db)
+    env = {**SETTINGS, "TETHER_REQUEST_TIMEOUT_S": "120"}
     body = b'{"passages": [{"id": "a", "text": "Water boils at 100 C."}], "sentences": ["Water boils at 100 C."]}'
     head = (b"POST /v1/verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
-    # All of it within 1 s: the body trickles in 10 pieces of 10 bytes.
-    got, _ = trickle(address.hostname or "", address.port or 0, head, body, every_s=0.005)
+    with server_process(db, env=env) as (url, _, _proc):
+        address = urlsplit(url)
+        # All of it within 1 s: the body trickles in one byte every 5 ms.
+        got, _ = trickle(address.hostname or "", address.port or 0, head, body, every_s=0.005)
     assert got.startswith(b"HTTP/1.1 200 "), got[:300]
 
 

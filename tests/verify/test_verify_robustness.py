@@ -43,11 +43,11 @@ def _big_passage(chars: int) -> str:
 def test_one_megabyte_passage_finishes_fast(settings):
     clear_cache()
     passage = _big_passage(1_000_000) + " The zebra crossing was repainted in 2024."
-    t = time.perf_counter()
+    t = time.process_time()
     found = check("The zebra crossing was repainted in 2024.", passage, settings=settings)
     missing = check("The zebra crossing was not repainted.", passage, settings=settings)
     changed = check("The zebra crossing was repainted in 2023.", passage, settings=settings)
-    took = time.perf_counter() - t
+    took = time.process_time() - t
     assert found.outcome == "supported"
     start, end = found.span  # type: ignore[misc]
     assert passage[start:end] == "The zebra crossing was repainted in 2024."
@@ -61,9 +61,9 @@ def test_work_grows_linearly_with_the_passage(settings):
     def cost(chars: int) -> float:
         clear_cache()
         passage = _big_passage(chars)
-        t = time.perf_counter()
+        t = time.process_time()
         check("The council approved the harbour budget in 1999.", passage, settings=settings)
-        return time.perf_counter() - t
+        return time.process_time() - t
 
     small, large = cost(100_000), cost(400_000)
     assert large < 4 * small * 2.5 + 0.2, (small, large)
@@ -98,13 +98,14 @@ ADVERSARIAL = [
 @pytest.mark.parametrize("text", ADVERSARIAL, ids=lambda t: repr(t[:6]))
 def test_adversarial_strings_do_not_backtrack(settings, text):
     clear_cache()
-    t = time.perf_counter()
+    # CPU time, not wall time: a loaded machine stretches the one, not the other.
+    t = time.process_time()
     extract_figures(text)
-    took_figures = time.perf_counter() - t
-    t = time.perf_counter()
+    took_figures = time.process_time() - t
+    t = time.process_time()
     _valid(check(text[:20_000], text, settings=settings), text)
     _valid(check("The river is 5 km long in 2019.", text, settings=settings), text)
-    took_check = time.perf_counter() - t
+    took_check = time.process_time() - t
     assert took_figures < 1.0, took_figures
     assert took_check < 2.0, took_check
 

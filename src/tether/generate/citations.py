@@ -45,7 +45,7 @@ from ..records import Draft, Hit, Remark
 from ..text.fold import tolerant_pattern
 from ..text.sentences import sentence_spans
 from .prompt import INJECTION_LINE
-from .quotes import KEPT_CHARS, declines
+from .quotes import KEPT_CHARS, kept, opening
 
 __all__ = ["CITATION_IGNORED", "CITATION_SYSTEM_PROMPT", "CitationPrompt", "CitationReader", "map_citation"]
 
@@ -80,11 +80,6 @@ _SPACES = re.compile(r"\s+")
 
 def _fold(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
-
-
-def _kept(text: str) -> str:
-    text = _fold(text)
-    return text if len(text) <= KEPT_CHARS else text[:KEPT_CHARS] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +174,7 @@ class CitationReader:
     def close(self) -> list[Proposal]:
         out = self._begin()
         if self._stray.strip():
-            out.append(Remark("stray_text", _kept(self._stray)))
+            out.append(Remark("stray_text", kept(self._stray)))
         self._stray = ""
         return out
 
@@ -188,15 +183,12 @@ class CitationReader:
         if self._started:
             return []
         self._started = True
-        lead = self._lead.strip()
-        if not lead:
-            return []
-        self._declined = declines(lead)
-        return [Remark("declined" if self._declined else "lead_in", _kept(lead))]
+        self._declined, remarks = opening(self._lead)
+        return remarks
 
     def _cited(self, citation: DocumentCitation) -> list[Proposal]:
         index = citation.document_index
-        label = _kept(f"[document {index + 1}: {citation.cited_text}]")
+        label = kept(f"[document {index + 1}: {citation.cited_text}]")
         if self._declined:
             return [Remark("ignored_id", label, "after_decline")]
         if not 0 <= index < len(self.prompt.hits):

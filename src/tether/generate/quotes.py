@@ -39,7 +39,8 @@ from ..records import Draft, Hit, Remark
 from ..text.sentences import sentence_spans
 from .prompt import INJECTION_LINE, source_label
 
-__all__ = ["IGNORED", "QUOTE_SYSTEM_PROMPT", "Numbered", "QuotePrompt", "QuoteReader", "declines"]
+__all__ = ["IGNORED", "QUOTE_SYSTEM_PROMPT", "Numbered", "QuotePrompt", "QuoteReader", "declines", "kept",
+           "opening"]
 
 QUOTE_SYSTEM_PROMPT = f"""\
 You answer a question by choosing sentences from the numbered passages in the user's \
@@ -110,9 +111,20 @@ def _fold(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def _kept(text: str) -> str:
+def kept(text: str) -> str:
+    """``text`` as a remark keeps it: whitespace folded, at most ``KEPT_CHARS``."""
     text = _fold(text)
     return text if len(text) <= KEPT_CHARS else text[:KEPT_CHARS] + "…"
+
+
+def opening(lead: str) -> tuple[bool, list[Proposal]]:
+    """What the model wrote before its first choice: whether it declined, and the
+    remark the trace keeps of it (none for an empty lead-in)."""
+    lead = lead.strip()
+    if not lead:
+        return False, []
+    declined = declines(lead)
+    return declined, [Remark("declined" if declined else "lead_in", kept(lead))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +217,7 @@ class QuoteReader:
         out = self._scan(final=True)
         out += self._begin()
         if _BETWEEN_IDS.sub("", self._stray):
-            out.append(Remark("stray_text", _kept(self._stray)))
+            out.append(Remark("stray_text", kept(self._stray)))
         self._stray = ""
         return out
 
@@ -238,7 +250,7 @@ class QuoteReader:
     def _unclosed(self, piece: str) -> list[Proposal]:
         """A "[" that never closed: a malformed id if it holds a digit, else text."""
         if any(ch.isdigit() for ch in piece):
-            return [*self._begin(), Remark("ignored_id", _kept(piece), "malformed")]
+            return [*self._begin(), Remark("ignored_id", kept(piece), "malformed")]
         self._text(piece)
         return []
 
@@ -258,7 +270,7 @@ class QuoteReader:
             for part in [item] if ids is not None else item.split():
                 found = ids if ids is not None else _ids(part)
                 if found is None:
-                    out.append(Remark("ignored_id", _kept(f"[{part}]"), "malformed"))
+                    out.append(Remark("ignored_id", kept(f"[{part}]"), "malformed"))
                     continue
                 out += [self._choose(passage, sentence) for passage, sentence in found]
         return out
@@ -268,11 +280,8 @@ class QuoteReader:
         if self._started:
             return []
         self._started = True
-        lead = self._lead.strip()
-        if not lead:
-            return []
-        self._declined = declines(lead)
-        return [Remark("declined" if self._declined else "lead_in", _kept(lead))]
+        self._declined, remarks = opening(self._lead)
+        return remarks
 
     def _choose(self, passage: int, sentence: int) -> Proposal:
         label = f"{passage}.{sentence}"
