@@ -367,7 +367,9 @@ _TERM_VALUE = re.compile(r"\(\s*[A-Za-z][\w ]{0,30}:\s*[^)\s][^)]*\)")
 def as_read(sentence: str) -> str:
     """A sentence as a person reads it: a heading without its mark, a table row as
     its cells ("Default: KeepAliveTimeout 5"); any other sentence as it is."""
-    s = _HEADING_MARK.sub("", sentence.strip(), count=1) if sentence.lstrip().startswith("#") else sentence.strip()
+    s = sentence.strip()
+    mark = _HEADING_MARK.match(s)
+    s = s[mark.end():] if mark else s
     if not _ROW.fullmatch(s):
         return s
     return " ".join(c.strip().replace("\\|", "|") for c in _CELL_BAR.split(s[1:-1]) if c.strip())

@@ -96,7 +96,7 @@ class Span:
 
 
 # Abbreviations spelled like a unit, which a figure before them makes a unit ("2000 ms.").
-_TITLES = frozenset(["ms", "ft", "st"])
+_UNIT_SPELLED = frozenset(["ms", "ft", "st"])
 _AFTER_NUMBER = re.compile(r"\d[ \u00a0]?$")
 
 
@@ -106,7 +106,7 @@ def is_abbreviation(text: str, stop_at: int) -> bool:
     if not match:
         return False
     word = match.group(1).lower().rstrip(".")
-    if word in _TITLES and _AFTER_NUMBER.search(text, max(0, match.start() - 2), match.start()):
+    if word in _UNIT_SPELLED and _AFTER_NUMBER.search(text, max(0, match.start() - 2), match.start()):
         return False  # a unit after a figure ("defaults to 2000 ms."), not "Ms. Smith"
     if word in _ABBREVIATIONS:
         return True
