@@ -37,7 +37,7 @@ def default_retrieval() -> str:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    # Guardrail (ADR 0003 in the seeds): share of a sentence's content tokens the
+    # Guardrail (ADR 0000; the seeds' ADR 3): share of a sentence's content tokens the
     # passage must contain. Lowering it lets paraphrases through; raising it drops
     # correct sentences. Changing it is a decision, recorded in docs/adr.
     support_overlap: float = 0.66

@@ -1,6 +1,6 @@
 """Records that cross stage boundaries: frozen, slotted, changed only with ``replace``.
 
-The meaning of each field is the contract (DESIGN.md "Records"); ``to_json`` gives the
+The meaning of each field is the contract (docs/DESIGN.md "Records"); ``to_json`` gives the
 shape the CLI, the service and the audit log print. Character ranges are always
 ``[start, end)`` into a version's text.
 """

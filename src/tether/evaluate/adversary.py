@@ -1,6 +1,6 @@
 """A generator that obeys planted instructions, to test the structural defence.
 
-DESIGN.md "Injection": an injected instruction is not a fact any passage states, so
+docs/DESIGN.md "Injection": an injected instruction is not a fact any passage states, so
 whatever a generator writes under its influence must fail the citation guard. The
 extractive generator never writes such text, so on its own it cannot show that the
 guard holds. ``ObedientGenerator`` plays a model that fell for the injection: it

@@ -1,6 +1,6 @@
 """Injection measurements: do planted instructions reach an answer, are they flagged?
 
-Detection is observability only (DESIGN.md "Injection"); these figures say how well it
+Detection is observability only (docs/DESIGN.md "Injection"); these figures say how well it
 observes. A planted instruction whose text is in the stored version text counts as
 detected when a passage overlapping it carries a flag. Text the extractor drops (HTML
 comments, hidden elements; PDF text no reader sees) never reaches a passage; it counts

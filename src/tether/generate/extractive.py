@@ -5,7 +5,7 @@ sentences answer the question, with its own ranking (``rank``): weighted coverag
 the question's content terms, whether the sentence carries the kind of answer asked
 for (a figure for "how much", a date for "when", a name for "who"), whether it names
 the question's names, retrieval rank, and no repeats. It never asks the answer check
-that later gates its output (DESIGN.md: the guard and the generators are independent).
+that later gates its output (docs/DESIGN.md: the guard and the generators are independent).
 """
 
 from __future__ import annotations

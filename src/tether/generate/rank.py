@@ -2,7 +2,7 @@
 
 The answer check (``tether.guard``) later decides whether the shown sentences answer
 the question. The generator must not borrow that check to choose them — a gate
-that graded its own input could never catch it (DESIGN.md: the guard and the
+that graded its own input could never catch it (docs/DESIGN.md: the guard and the
 generators are independent). So the ranking here is a separate, simpler reading of
 the question, built only on the text toolkit:
 

@@ -2,7 +2,7 @@
 
 Shared by the extractive generator (to pick sentences) and the answer check (to
 refuse an answer that does not answer): it lives outside ``generate`` because the
-guard side may not import generators (DESIGN.md).
+guard side may not import generators (docs/DESIGN.md).
 
     >>> answer_type("When did Norvale replace its thermometers?")
     'date'

@@ -22,7 +22,7 @@ __all__ = ["EXACT_CHECKERS", "LABELS", "LIFTABLE_CHECKERS", "OUTCOMES", "Judge",
 
 Label = Literal["entailment", "neutral", "contradiction"]
 LABELS: tuple[Label, ...] = ("entailment", "neutral", "contradiction")
-# The four outcomes of the support test (DESIGN.md), strongest claim first.
+# The four outcomes of the support test (docs/DESIGN.md), strongest claim first.
 OUTCOMES = ("supported", "contradicted", "mentioned", "unsupported")
 
 

@@ -1,6 +1,6 @@
 """``GET /v1/documents/{doc_id}/versions/{version}``: one stored version's text.
 
-A citation names a version, and old versions stay stored (DESIGN "Durable
+A citation names a version, and old versions stay stored (docs/DESIGN.md "Durable
 citations"), so a reader opening a citation asks for exactly that version rather
 than whatever is current. Access is checked as for ``GET /v1/documents/{doc_id}``:
 a document the caller cannot read answers 404 with the same words as one that does

@@ -2,7 +2,7 @@
 
 Detection is observability only: flags are stored on passages, shown in the answer
 trace and counted in metrics, and nothing is ever decided on them. The defence is
-structural (DESIGN.md "Injection"): an injected instruction is not a fact any passage
+structural (docs/DESIGN.md "Injection"): an injected instruction is not a fact any passage
 states, so what a generator does under its influence fails the citation guard. The one
 consumer that acts on this module is the extractive generator, which never picks an
 ``is_instruction_like`` sentence as answer content.
