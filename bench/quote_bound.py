@@ -24,6 +24,11 @@ question on two busy cores, so run it in the background on a small sample)::
     OPENAI_API_KEY=dummy python bench/quote_bound.py --url http://127.0.0.1:8143/v1 \\
         --model qwen --n 15 --json /tmp/quote_bound.json
 
+A sample of real documentation instead (realdocs-dev's questions, its corpus's store)::
+
+    OPENAI_API_KEY=dummy python bench/quote_bound.py --url http://127.0.0.1:8143/v1 \\
+        --model qwen --golden ../shared/data/realdocs-dev/golden.jsonl --db STORE --n 24
+
 Free + repair alone, beside its free baseline (the quote-bound column skipped)::
 
     OPENAI_API_KEY=dummy python bench/quote_bound.py --url http://127.0.0.1:8143/v1 \\
@@ -122,21 +127,41 @@ def ask(t: Tether, question: str, gen: Generator, first: FirstToken) -> tuple[An
     return answer, lag
 
 
-def sample(data: Path, n: int, seed: int, kind: str = "all") -> list[dict[str, Any]]:
-    """``n`` questions drawn with a fixed seed (``kind``: all, answerable, unanswerable)."""
+def squad_questions(data: Path) -> list[dict[str, Any]]:
     paragraphs = json.loads(data.read_text(encoding="utf-8"))["data"][0]["paragraphs"]
-    questions = [
+    return [
         {"id": qa["id"], "question": qa["question"], "impossible": qa["is_impossible"],
          "answers": sorted({a["text"] for a in qa["answers"]})}
         for paragraph in paragraphs for qa in paragraph["qas"]
-        if kind == "all" or qa["is_impossible"] == (kind == "unanswerable")
     ]
-    return random.Random(seed).sample(questions, min(n, len(questions)))
+
+
+def golden_questions(golden: Path) -> list[dict[str, Any]]:
+    """A realdocs-style golden file (one JSON object a line: question, answerable,
+    expect_contains), as ``../shared/data/realdocs-dev/golden.jsonl``."""
+    rows = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        {"id": r["id"], "question": r["question"], "impossible": not r["answerable"],
+         "answers": r.get("expect_contains", [])}
+        for r in rows
+    ]
+
+
+def sample(questions: list[dict[str, Any]], n: int, seed: int, kind: str = "all") -> list[dict[str, Any]]:
+    """``n`` questions drawn with a fixed seed (``kind``: all, answerable, unanswerable)."""
+    pool = [q for q in questions if kind == "all" or q["impossible"] == (kind == "unanswerable")]
+    return random.Random(seed).sample(pool, min(n, len(pool)))
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 def correct(answer: Answer, answers: Sequence[str]) -> bool:
-    shown = " ".join(s.text for s in answer.sentences).lower()
-    return not answer.refused and any(a.lower() in shown for a in answers)
+    """An answer given is correct when a shown sentence holds one of the gold answers
+    (whitespace and case folded)."""
+    shown = _norm(" ".join(s.text for s in answer.sentences))
+    return not answer.refused and any(_norm(a) in shown for a in answers)
 
 
 def record(question: dict[str, Any], mode: str, answer: Answer) -> dict[str, Any]:
@@ -193,10 +218,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=180.0)
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--db", type=Path, help="an existing store of the paragraphs (else rebuilt)")
+    ap.add_argument("--golden", type=Path,
+                    help="ask a realdocs-style golden.jsonl's questions instead (needs --db: its corpus's store)")
     ap.add_argument("--json", type=Path, help="write every question's record here")
     args = ap.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
-    questions = sample(args.data, args.n, args.seed, args.kind)
+    if args.golden and not args.db:
+        ap.error("--golden needs --db, a store of the golden file's corpus")
+    pool = golden_questions(args.golden) if args.golden else squad_questions(args.data)
+    questions = sample(pool, args.n, args.seed, args.kind)
     db = args.db or build_store(args.data, Path(tempfile.mkdtemp(prefix="quote_bound_")))
     rows: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
     first = FirstToken()
