@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Rebuild the freshdocs3 corpus from pinned Debian 12 (bookworm) packages.
+# Usage: bench/freshdocs3/build_corpus.sh [OUT_DIR]   (default: /tmp/freshdocs3/corpus)
+# Needs: apt-get (after `apt-get update`), dpkg-deb, man-db + groff-base, col (bsdextrautils), gzip.
+# The packages are downloaded, not installed. Man pages are rendered to plain text with
+# `man --no-hyphenation --no-justification -l FILE | col -bx` (LC_ALL=C.UTF-8, MANWIDTH=80;
+# checked with man-db 2.11.2, groff 1.22.4), so their sha256 may differ with other
+# versions; HTML files are copied unchanged.
+set -euo pipefail
+OUT="${1:-/tmp/freshdocs3/corpus}"
+PACKAGES=(
+  "mosquitto=2.0.11-1.2+deb12u2"
+  "rsync=3.5.0+ds1-0+deb12u1"
+  "unbound=1.17.1-2+deb12u4"
+  "bind9-doc=1:9.18.49-1~deb12u3"
+)
+MAN=(mosquitto:man5/mosquitto.conf.5 mosquitto:man8/mosquitto.8 mosquitto:man1/mosquitto_passwd.1
+  mosquitto:man7/mosquitto-tls.7 rsync:man1/rsync.1 rsync:man5/rsyncd.conf.5
+  unbound:man5/unbound.conf.5 unbound:man8/unbound.8 unbound:man8/unbound-control.8)
+BIND_PAGES=(chapter3 chapter4 chapter5 chapter6 chapter7 reference)
+WORK="$(mktemp -d)"
+chmod 755 "$WORK"
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+for spec in "${PACKAGES[@]}"; do
+  name="${spec%%=*}"
+  apt-get download "$spec" >/dev/null
+  deb=$(ls "${name}"_*.deb)
+  mkdir -p "x/$name"
+  dpkg-deb -x "$deb" "x/$name"
+done
+rm -rf "$OUT"
+mkdir -p "$OUT/bind9-doc"
+for spec in "${MAN[@]}"; do
+  pkg="${spec%%:*}"; m="${spec#*:}"; base=$(basename "$m")
+  mkdir -p "$OUT/$pkg"
+  gzip -dc "x/$pkg/usr/share/man/$m.gz" > "$WORK/$base"
+  LC_ALL=C.UTF-8 MANWIDTH=80 man --no-hyphenation --no-justification -l "$WORK/$base" 2>/dev/null \
+    | col -bx > "$OUT/$pkg/$base.txt"
+done
+for p in "${BIND_PAGES[@]}"; do
+  cp "x/bind9-doc/usr/share/doc/bind9-doc/arm/$p.html" "$OUT/bind9-doc/$p.html"
+done
+n=$(find "$OUT" -type f | wc -l)
+echo "$n files into $OUT"
+( cd "$OUT" && find . -type f | sort | xargs sha256sum ) > "$OUT/../corpus.sha256"
+echo "sha256 list: $(dirname "$OUT")/corpus.sha256"
