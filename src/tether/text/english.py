@@ -1,7 +1,8 @@
 """The English table: every closed word list the stages read with, each defined once.
 
-Prepositions and determiners, number words, month names, the headings of usage
-sections and the words a question asks with. A stage that reads a narrower or wider
+Prepositions, the relations they name and which exclude each other, determiners,
+number words, month names, the headings of usage sections and the words a question
+asks with. A stage that reads a narrower or wider
 list takes a named one from here instead of writing its own copy; which list a stage
 reads stays its own decision (the generator and the guard may differ), but a word
 list is written down only here (ADR 0060). The narrower lists are kept exactly as
@@ -104,7 +105,8 @@ def cardinals(first: str, last: str) -> tuple[str, ...]:
 NUMBER_WORDS = frozenset(CARDINALS) | frozenset(SCALES) | {"dozen"}
 # "Hundreds of", "dozens": a figure in round terms, not one value.
 _ROUND_AMOUNTS = ("hundreds", "thousands", "millions", "billions", "dozens")
-# Words an answer of the extractive generator's "figure" kind is written with.
+# Words an answer of the extractive generator's "figure" kind is written with, as
+# measured: not "fourteen", "sixteen" to "nineteen" or "sixty" to "ninety".
 FIGURE_WORDS = frozenset(
     cardinals("one", "thirteen")
     + ("fifteen",)
@@ -112,7 +114,8 @@ FIGURE_WORDS = frozenset(
     + ("hundred", "thousand", "million", "billion", "dozen", "half", "several")
     + tuple(w for w in _ROUND_AMOUNTS if w != "billions")
 )
-# The guard's cheap first cut for a figure in a sentence (after any digit).
+# The guard's cheap first cut for a figure in a sentence (after any digit), as
+# measured: not "eleven".
 FIGURE_CUE_WORDS: tuple[str, ...] = cardinals("one", "ten") + (
     "twelve", "hundred", "thousand", "million", "half", "dozen",
 )  # fmt: skip
