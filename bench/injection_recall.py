@@ -1,4 +1,4 @@
-"""Recall and false-flag rate of ``tether.text.instructions`` on public data.
+"""Recall and false-flag rate of ``tether.instructions`` on public data.
 
     python bench/injection_recall.py [--data ../shared/data] [--show 10]
 
@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from tether.text.instructions import detect, is_instruction_like
+from tether.instructions.detect import detect, is_instruction_like
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"

@@ -1,4 +1,4 @@
-"""False flags of ``tether.text.instructions`` on real third-party documentation.
+"""False flags of ``tether.instructions`` on real third-party documentation.
 
     python bench/instruction_false_flags.py [--man 300] [--show 20] [--json out.json]
 
@@ -34,7 +34,7 @@ from pathlib import Path
 
 from tether.config import Settings
 from tether.ingest.extract import extract_bytes
-from tether.text.instructions import detect, explain, is_instruction_like
+from tether.instructions.detect import detect, explain, is_instruction_like
 from tether.text.sentences import split_sentences
 
 DOC = Path("/usr/share/doc")

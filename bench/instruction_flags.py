@@ -40,7 +40,7 @@ from pathlib import Path
 from tether.config import Settings
 from tether.ingest.extract import extract_bytes
 from tether.ingest.segment import passage_spans
-from tether.text.instructions import detect, explain, is_instruction_like
+from tether.instructions.detect import detect, explain, is_instruction_like
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"

@@ -19,25 +19,28 @@ VOCABULARY = {"records", "errors", "config", "ids", "modes", "deadline", "worker
 ALLOWED: dict[str, set[str]] = {
     "vocabulary": set(),
     "text": set(),
+    # Instruction-like text (injection flags, Unicode disguises): read by ingest, the
+    # extractive generator and the guard; it uses only the text toolkit (ADR 0060).
+    "instructions": {"text"},
     "store": {"text"},
-    "ingest": {"text", "store"},
+    "ingest": {"text", "instructions", "store"},
     "retrieve": {"text", "store", "readers"},
     "providers": set(),
     "readers": {"text"},  # the shipped cross-encoders; verify/ stays pure and never reads them
-    "generate": {"text", "providers", "readers"},
+    "generate": {"text", "instructions", "providers", "readers"},
     "verify": {"text"},
     "judges": {"text", "providers", "readers"},
-    "guard": {"text", "verify", "judges", "readers"},
+    "guard": {"text", "instructions", "verify", "judges", "readers"},
     "ops": {"text", "store", "verify"},
     "pipeline": {"text", "store", "retrieve", "generate", "verify", "judges", "guard", "ops", "readers"},
-    "facade": {"text", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
+    "facade": {"text", "instructions", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
                "readers"},
-    "evaluate": {"text", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
+    "evaluate": {"text", "instructions", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
                  "facade", "readers"},
     "demo": {"text", "store", "ingest", "facade"},
-    "cli": {"text", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
+    "cli": {"text", "instructions", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
             "facade", "evaluate", "demo", "service", "mcp", "readers"},
-    "service": {"text", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
+    "service": {"text", "instructions", "store", "ingest", "retrieve", "generate", "verify", "judges", "guard", "ops", "pipeline",
                 "facade", "evaluate", "demo", "readers"},
     # The guard inside other frameworks (LlamaIndex, LangChain, Haystack): a face over
     # the facade's verify_answer and the settings' judge, imported by no stage.

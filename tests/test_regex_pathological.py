@@ -36,7 +36,7 @@ from tether.guard import answercheck, answertype
 from tether.ingest import segment
 from tether.ops import cite
 from tether.retrieve import search as retrieve
-from tether.text import instructions as injection
+from tether.instructions import detect as injection
 from tether.text import terms
 from tether.config import Settings
 from tether.generate.assemble import SentenceAssembler, parse_markers
@@ -122,7 +122,7 @@ def test_the_scan_finds_the_package_patterns() -> None:
     assert len(PATTERNS) >= 100
     assert set(WINDOWED) <= set(PATTERNS)
     for where in ("tether.text.sentences._BOUNDARY", "tether.text.fold._QUOTE_MARK", "tether.ingest.extract.html._TAG",
-                  "tether.text.instruction_rules._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
+                  "tether.instructions.rules._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
         assert where in PATTERNS, where
 
 

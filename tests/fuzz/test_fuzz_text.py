@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tether.text import instructions as injection
+from tether.instructions import detect as injection
 from tether.text.sentences import sentence_spans, split_sentences
 from tether.config import Settings
 from tether.ingest.extract.html import detect_html_hidden

@@ -13,10 +13,10 @@ from tether import ids
 from tether.cli.render import citation_line
 from tether.errors import InputError
 from tether.ingest.segment import passage_spans
+from tether.instructions.detect import detect
 from tether.ops.cite import citation_from_json, resolve
 from tether.records import Document, Passage, Version, to_json
 from tether.store.sqlite import SQLiteStore
-from tether.text.instructions import detect
 
 from .test_structure import GREP
 

@@ -3,7 +3,7 @@ sentences, detection and passage rows against the code as it was.
 
 The reference is ``segmentation_reference`` (structure, segment and sentences of
 commit 51c928b, verbatim) with per-passage ``instructions.detect`` (itself pinned
-against the full per-rule scan by ``tests/text/test_instruction_scan.py``). The
+against the full per-rule scan by ``tests/instructions/test_scan.py``). The
 corpus is our own, built here from a seed: man pages rendered the way ``man``
 renders them (hanging tags, groff hyphens, SYNOPSIS, sub-sections), Markdown (front
 matter, fences, nested lists, API items, tables, option lines, HTML comments),
@@ -33,11 +33,12 @@ from hypothesis import strategies as st
 import tether
 from tether import ids
 from tether.config import Settings
+from tether.instructions import detect as instructions
 from tether.ingest import segment, structure
 from tether.ingest.extract import extract_file
 from tether.ingest.sources import Metadata, build_document
 from tether.store.rows import flag_column
-from tether.text import instructions, sentences
+from tether.text import sentences
 
 from .segmentation_reference import segment as ref_segment
 from .segmentation_reference import sentences as ref_sentences

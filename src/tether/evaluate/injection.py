@@ -15,11 +15,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..instructions.detect import is_instruction_like
 from ..ops.monitor import rate
 from ..records import Passage
 from ..store import Store
 from ..text.fold import loose_fold
-from ..text.instructions import is_instruction_like
 from .golden import Labels, Planted
 
 __all__ = ["detection_report", "leaks"]

@@ -31,6 +31,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..text.asked import ASKS_WHO, WHEN_DATED, earliest_kind, either
+from ..text.english import (
+    FIGURE_WORDS,
+    HOW_MEASURES,
+    MEASURE_NOUNS,
+    MONTH_ABBREVIATIONS,
+    MONTHS,
+    PERSON_NOUNS,
+    PLACE_NOUNS,
+)
 from ..text.focus import defines, read_focus
 from ..text.terms import Term, content_terms, stem
 
@@ -47,23 +57,21 @@ __all__ = [
     "supplies",
 ]
 
-# The question word nearest the start decides the kind: "Who led them when the
-# Franks came?" asks for a name. "When may/should …" asks for a condition, not a date.
+# What the ranking counts as each kind of question (the guard reads its own table,
+# text.asked reads either). "When may/should …" asks for a condition, not a date.
 _KIND_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "date",
         re.compile(
-            r"\b(?:when(?!\s+(?:may|might|can|could|should|must|would|need|needs)\b)"
-            r"|(?:what|which) (?:year|date|century|decade)|since when)\b",
+            rf"\b(?:{WHEN_DATED}|(?:what|which) (?:year|date|century|decade)|since when)\b",
             re.IGNORECASE,
         ),
     ),
     (
         "figure",
         re.compile(
-            r"\bhow (?:many|much|long|far|high|low|hot|cold|big|large|old|often)\b"
-            r"|\b(?:what|which) (?:percentage|proportion|number|amount|temperature|"
-            r"concentration|level|dose|value)\b|\bat what\b"
+            rf"\bhow {either(HOW_MEASURES + ('old',))}\b"
+            rf"|\b(?:what|which) {either(MEASURE_NOUNS)}\b|\bat what\b"
             # "What is the default …" asks for a setting's value: in manuals, a figure.
             r"|\b(?:what|which)\s+(?:is|are|was|were)\s+the\s+default\b",
             re.IGNORECASE,
@@ -72,81 +80,17 @@ _KIND_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "name",
         re.compile(
-            r"\b(?:who|whom|whose)\b|\b(?:what|which) (?:person|company|agency|"
-            r"organi[sz]ation|king|leader|ruler|family|people|group)\b",
+            rf"\b{ASKS_WHO}\b|\b(?:what|which) "
+            rf"{either(PERSON_NOUNS + ('king', 'leader', 'ruler', 'family', 'people', 'group'))}\b",
             re.IGNORECASE,
         ),
     ),
     (
         "place",
-        re.compile(
-            r"\bwhere\b|\b(?:what|which|in what) (?:country|countries|city|cities|"
-            r"place|region|town|island|river|area|site|continent)\b",
-            re.IGNORECASE,
-        ),
+        re.compile(rf"\bwhere\b|\b(?:what|which|in what) {either(PLACE_NOUNS + ('area',))}\b", re.IGNORECASE),
     ),
 )
-_MONTHS = frozenset(
-    [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-    ]
-)
-_NUMBER_WORDS = frozenset(
-    [
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fifteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "hundred",
-        "hundreds",
-        "thousand",
-        "thousands",
-        "million",
-        "millions",
-        "billion",
-        "half",
-        "dozen",
-        "dozens",
-        "several",
-    ]
-)
+_MONTHS = frozenset(MONTHS + MONTH_ABBREVIATIONS)
 _YEAR = re.compile(r"^\d{3,4}s?$")
 _ORDINAL = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
 _DATE_WORDS = frozenset(("century", "centuries", "decade", "decades"))
@@ -166,10 +110,7 @@ class Question:
 
 def asked_kind(question: str) -> str | None:
     """``date``, ``figure``, ``name``, ``place`` or None (the earliest cue wins)."""
-    found = [
-        (m.start(), kind) for kind, cue in _KIND_CUES if (m := cue.search(question))
-    ]
-    return min(found)[1] if found else None
+    return earliest_kind(question, _KIND_CUES)
 
 
 _OWNER = re.compile(
@@ -206,7 +147,7 @@ def read_question(question: str) -> Question:
 def _is_of_kind(term: Term, kind: str, opening: bool) -> bool:
     low = term.word.lower().rstrip(".’'")
     if kind == "figure":
-        return term.numeric or low in _NUMBER_WORDS
+        return term.numeric or low in FIGURE_WORDS
     if kind == "date":
         return (
             bool(_YEAR.match(low) or _ORDINAL.match(low))

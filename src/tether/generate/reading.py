@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .. import readers
+from ..instructions.detect import addresses_reader
 from ..readers.windows import answer_window, title_path
 from ..records import Hit
-from ..text.instructions import addresses_reader
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 

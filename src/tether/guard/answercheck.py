@@ -41,6 +41,7 @@ from typing import Any, cast
 
 from ..judges.base import Judge, Judgement
 from ..text.asked import not_stated
+from ..text.english import OBJECT_DETERMINERS, OBJECT_PREPOSITIONS
 from ..text.focus import frame
 from ..text.terms import Term, content_terms, stem, stems
 from .answertype import answer_type, supplies
@@ -87,7 +88,7 @@ def _preposition_objects(question: str) -> set[str]:
     out = set()
     for i, word in enumerate(words):
         j = i - 1
-        if j >= 0 and words[j].lower() in _DETERMINERS:
+        if j >= 0 and words[j].lower() in OBJECT_DETERMINERS:
             j -= 1
         if j >= 0 and words[j].lower() in _OWNER_PREPOSITIONS:
             out.add(word.lower())
@@ -207,16 +208,6 @@ def _frame(sentence: str, section: str) -> tuple[str, ...]:
 
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,][0-9]+)*", re.UNICODE)
-# A word right after one of these (and maybe a determiner) is the object of a
-# preposition: a noun phrase, the thing the question is about ("the limit *for
-# xylene*"). Verbs, which questions paraphrase freely ("located" for "a region
-# in"), never stand there.
-_PREPOSITIONS = frozenset(
-    ("of", "for", "about", "on", "in", "at", "from", "with", "by", "to", "into", "than")
-)
-_DETERMINERS = frozenset(
-    ("the", "a", "an", "its", "their", "his", "her", "this", "that", "these", "those")
-)
 
 
 @lru_cache(maxsize=512)
@@ -244,9 +235,9 @@ def absent_subject(question: str, passages: Sequence[str]) -> str | None:
         if word not in content or stem(word) in retrieved:
             continue
         j = i - 1
-        if j >= 0 and words[j].lower() in _DETERMINERS:
+        if j >= 0 and words[j].lower() in OBJECT_DETERMINERS:
             j -= 1
-        if j >= 0 and words[j].lower() in _PREPOSITIONS:
+        if j >= 0 and words[j].lower() in OBJECT_PREPOSITIONS:
             return word
     return None
 

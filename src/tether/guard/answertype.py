@@ -1,8 +1,8 @@
 """What kind of answer a question asks for, and whether a sentence supplies one.
 
-Shared by the extractive generator (to pick sentences) and the answer check (to
-refuse an answer that does not answer): it lives outside ``generate`` because the
-guard side may not import generators (docs/DESIGN.md).
+The answer check's reading (to refuse an answer that does not answer). The
+extractive generator ranks with its own table (``generate.rank``), so this gate can
+catch it (docs/DESIGN.md); both read a question's kind the one way ``text.asked`` does.
 
     >>> answer_type("When did Norvale replace its thermometers?")
     'date'
@@ -18,38 +18,42 @@ from __future__ import annotations
 
 import re
 
+from ..text.asked import ASKS_WHO, WHEN_DATED, earliest_kind, either
+from ..text.english import (
+    FIGURE_CUE_WORDS,
+    FIGURE_TOKEN_WORDS,
+    HOW_MEASURES,
+    MEASURE_NOUNS,
+    MONTH_ABBREVIATIONS,
+    PERSON_NOUNS,
+    PLACE_NOUNS,
+)
 from ..text.terms import content_terms, stem
 
 __all__ = ["answer_type", "has_answer_type", "supplies", "typed_tokens"]
 
+# What the guard counts as each kind of question (the generator reads its own table,
+# text.asked reads either). "When may/should/can …" asks for a condition, not a date.
 _TYPE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # "When may/should/can …" asks for a condition ("after logging it"), not a date.
-    ("date", re.compile(r"\b(when(?!\s+(?:may|might|can|could|should|must|would|need|needs)\b)|"
-                        r"what year|which year|what date|since when|how old)\b", re.IGNORECASE)),
+    ("date", re.compile(rf"\b(?:{WHEN_DATED}|what year|which year|what date|since when|how old)\b", re.IGNORECASE)),
     (
         "figure",
         re.compile(
-            r"\b(how (many|much|long|far|high|low|hot|cold|big|large|often)|what (percentage|"
-            r"proportion|fraction|concentration|temperature|amount|number|level|limit|dose|"
-            r"value)|at what (temperature|concentration|level)|limits?|threshold|boiling point|"
+            rf"\b(?:how {either(HOW_MEASURES)}|what {either(MEASURE_NOUNS + ('fraction', 'limit'))}|"
+            r"at what (?:temperature|concentration|level)|limits?|threshold|boiling point|"
             r"flash point|melting point|exposure limit|ppm|mg)\b",
             re.IGNORECASE,
         ),
     ),
-    ("name", re.compile(r"\b(who|whom|whose|which (agency|company|organi[sz]ation|person))\b", re.IGNORECASE)),
-    (
-        "place",
-        re.compile(r"\b(where|(what|which) (country|countries|city|cities|place|site|region|"
-                   r"island|river|town|continent))\b", re.IGNORECASE),
-    ),
+    ("name", re.compile(rf"\b(?:{ASKS_WHO}|which {either(PERSON_NOUNS)})\b", re.IGNORECASE)),
+    ("place", re.compile(rf"\b(?:where|(?:what|which) {either(PLACE_NOUNS)})\b", re.IGNORECASE)),
 )
 _HAS_TYPE: dict[str, re.Pattern[str]] = {
     "date": re.compile(
-        r"\b(1[5-9]\d\d|20\d\d|2100)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d",
+        rf"\b(1[5-9]\d\d|20\d\d|2100)\b|\b{either(MONTH_ABBREVIATIONS)}[a-z]*\.? \d",
         re.IGNORECASE,
     ),
-    "figure": re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
-                         r"hundred|thousand|million|half|dozen)\b", re.IGNORECASE),
+    "figure": re.compile(rf"\d|\b{either(FIGURE_CUE_WORDS)}\b", re.IGNORECASE),
     "name": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
     "place": re.compile(r"(?<=[\w,;:] )[A-Z][\w.-]+"),
 }
@@ -57,16 +61,11 @@ _HAS_TYPE: dict[str, re.Pattern[str]] = {
 # ("1050s", "the 10th century"), which the sentence-level cue above leaves out.
 _TOKEN: dict[str, re.Pattern[str]] = {
     "date": re.compile(
-        r"\b(\d{3,4}s?|\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|"
-        r"nov|dec)[a-z]*|centur(?:y|ies)|decades?)\b",
+        rf"\b(\d{{3,4}}s?|\d{{1,2}}(?:st|nd|rd|th)|{either(MONTH_ABBREVIATIONS)}[a-z]*|"
+        r"centur(?:y|ies)|decades?)\b",
         re.IGNORECASE,
     ),
-    "figure": re.compile(
-        r"\b\d[\d.,]*\w*|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-        r"twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|half|dozens?|"
-        r"several|many|few)\b",
-        re.IGNORECASE,
-    ),
+    "figure": re.compile(rf"\b\d[\d.,]*\w*|\b{either(FIGURE_TOKEN_WORDS)}\b", re.IGNORECASE),
     # A capitalised word that does not open the sentence (or opens it, followed by
     # another capitalised word: "Rollo's men", "King Charles").
     "name": re.compile(r"(?<=[^\s.!?]\s)[A-Z][\w’'.-]*|^[A-Z][\w’'.-]*(?=\s+[A-Z])"),
@@ -83,8 +82,7 @@ def answer_type(question: str) -> str | None:
     The cue nearest the start wins: in "Who was the leader when the Franks came?"
     the question word is "who"; "when" only dates the question's condition.
     """
-    found = [(m.start(), i, kind) for i, (kind, cue) in enumerate(_TYPE_CUES) if (m := cue.search(question))]
-    return min(found)[2] if found else None
+    return earliest_kind(question, _TYPE_CUES)
 
 
 def has_answer_type(sentence: str, kind: str | None) -> bool:

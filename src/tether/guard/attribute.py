@@ -112,26 +112,39 @@ class _Index:
     postings: dict[str, set[int]]
 
 
-_last: list[_Index] = []  # the index of the latest evidence list (one request's)
+class _LatestIndex:
+    """The index of the latest evidence list, built once while that list is attributed
+    against: every sentence of an answer is checked against one request's evidence.
+
+    Bound: one index. Another list (not the same units, by identity) replaces it; the
+    index holds its units, so their identities are not reused while it is kept.
+    Concurrent requests at worst rebuild each other's index, never read a wrong one.
+    """
+
+    __slots__ = ("_index",)
+
+    def __init__(self) -> None:
+        self._index: _Index | None = None
+
+    def of(self, evidence: Sequence[Evidence]) -> _Index:
+        cached = self._index
+        if (
+            cached is not None
+            and len(cached.units) == len(evidence)
+            and all(map(operator.is_, cached.units, evidence))
+        ):
+            return cached
+        keys = tuple(_keys_of(unit) for unit in evidence)
+        postings: dict[str, set[int]] = {}
+        for i, unit_keys in enumerate(keys):
+            for key in unit_keys:
+                postings.setdefault(key, set()).add(i)
+        index = _Index(tuple(evidence), keys, postings)
+        self._index = index
+        return index
 
 
-def _index_for(evidence: Sequence[Evidence]) -> _Index:
-    """The index of ``evidence``, built once while the same list is attributed against."""
-    cached = _last[0] if _last else None
-    if (
-        cached is not None
-        and len(cached.units) == len(evidence)
-        and all(map(operator.is_, cached.units, evidence))
-    ):
-        return cached
-    keys = tuple(_keys_of(unit) for unit in evidence)
-    postings: dict[str, set[int]] = {}
-    for i, unit_keys in enumerate(keys):
-        for key in unit_keys:
-            postings.setdefault(key, set()).add(i)
-    index = _Index(tuple(evidence), keys, postings)
-    _last[:] = [index]
-    return index
+_LATEST_INDEX = _LatestIndex()
 
 
 def _keys_of(unit: Evidence) -> frozenset[str]:
@@ -149,7 +162,7 @@ def candidates(
     whenever the best unit is among those checked)."""
     if len(evidence) <= cap:
         return list(range(len(evidence)))
-    index = _index_for(evidence)
+    index = _LATEST_INDEX.of(evidence)
     wanted = prepare_passage(_MARKERS.sub(" ", sentence)).key_set
     # Rarest first; equally rare keys in their own order, never in the set's (which
     # changes with the interpreter's hash seed, and with it the candidates).

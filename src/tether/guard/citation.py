@@ -17,10 +17,10 @@ from dataclasses import replace
 
 from .. import ids
 from ..config import Settings
+from ..instructions.detect import addresses_reader, detect, is_instruction_like
+from ..instructions.disguise import disguises
 from ..judges.base import Judge, combine
 from ..records import OUTCOME_RANK, AnswerSentence, Citation, Draft, Dropped, Passage, Verdict
-from ..text.disguise import disguises
-from ..text.instructions import addresses_reader, detect, is_instruction_like
 from ..text.sentences import sentence_spans
 from ..text.terms import NEGATION_WORDS
 from .attribute import Attribution, Evidence, attribute

@@ -27,7 +27,7 @@ from ..errors import InputError, TetherError
 from ..records import KINDS, PUBLIC, Document, Passage, Piece, SlicedPassages, Version
 from ..store import Store
 from ..store.protocols import FileRecord
-from ..text import instructions as injection
+from ..instructions import detect as injection
 from ..text.jsonin import loads_strict
 from .extract import SUPPORTED_SUFFIXES, extract_bytes, read_file
 from .segment import passage_spans, region_label

@@ -26,7 +26,9 @@ import operator
 import re
 from typing import NamedTuple
 
-__all__ = ["USAGE_SECTIONS", "Block", "is_usage", "man_name", "outline"]
+from ..text.english import USAGE_HEADINGS
+
+__all__ = ["Block", "is_usage", "man_name", "outline"]
 
 # Kinds of blocks: what segmentation and the answer stages may make of them.
 # "synopsis" and "meta" are never statements; "heading" lines open a path.
@@ -42,9 +44,6 @@ class Block(NamedTuple):
     kind: Kind  # heading | prose | term | item | row | code | synopsis | meta | furniture
     heading: tuple[str, ...]
 
-
-# Sections whose lines are usage patterns, not statements (man(7) and common READMEs).
-USAGE_SECTIONS = frozenset({"SYNOPSIS", "USAGE", "SYNTAX"})
 
 # A header line ("GREP(1)  General Commands Manual  GREP(1)"): a name, its section, the
 # title, the name again. Bounded: it is only tried on the first filled line, and a name
@@ -92,7 +91,7 @@ _PATH_CHARS = 120
 
 def is_usage(heading: tuple[str, ...] | list[str]) -> bool:
     """Whether a heading path lies in a usage section (a man page's SYNOPSIS)."""
-    return any(part.upper() in USAGE_SECTIONS for part in heading)
+    return any(part.upper() in USAGE_HEADINGS for part in heading)
 
 
 def man_name(text: str) -> str | None:
@@ -169,7 +168,7 @@ class _Outliner:
         if label:
             self.path.append((level, label))
         self._heading = self.root + tuple(label for _, label in self.path)
-        self.usage = bool(self.path) and self.path[0][1].upper() in USAGE_SECTIONS
+        self.usage = bool(self.path) and self.path[0][1].upper() in USAGE_HEADINGS
 
     def add(self, first: int, last: int, kind: Kind, heading: tuple[str, ...] | None = None) -> None:
         start = self.starts[first] + self.indents[first]

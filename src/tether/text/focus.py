@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .english import THING_DETERMINERS, USAGE_HEADINGS
 from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
@@ -49,7 +50,6 @@ _IDENT = re.compile(
     r"|[A-Za-z][\w$]*(?:[._][A-Za-z][\w$]*)+)(?:\(\))?"
 )
 _WORD = re.compile(r"[A-Za-z][\w+.-]*[\w+]|[A-Za-z]")
-_DETERMINERS = frozenset(("the", "a", "an", "its", "their", "this", "that", "these", "those"))
 # Words that name the thing asked about in general, never a subject of its own.
 GENERIC = frozenset((
     "option", "options", "flag", "flags", "command", "commands", "program", "tool",
@@ -137,7 +137,7 @@ def _subjects(
         if question[start - 1 : start] == "-":  # a part of an option ("--num-callers")
             continue
         j = i - 1
-        if j >= 0 and words[j][0].lower() in _DETERMINERS:
+        if j >= 0 and words[j][0].lower() in THING_DETERMINERS:
             j -= 1
         owner = words[j][0].lower() if j >= 0 else ""
         # "in" qualifies as often as it owns ("in the final report"): only a name after it.
@@ -330,13 +330,12 @@ _USAGE = re.compile(
     r"|(?:^|(?<=[}\n]))[^{}\n]*\{(?=[^}\n]*\})[^}\n]*\|"
     r"|\[-[A-Za-z]{2,}\]"  # [-abc]
 )
-_USAGE_HEADINGS = frozenset(("SYNOPSIS", "USAGE", "SYNTAX"))
 
 
 def is_usage(sentence: str, framing: Sequence[str] = ()) -> bool:
     """A usage pattern (``grep [OPTION...] PATTERNS [FILE...]``) or a line of a
     SYNOPSIS/USAGE section: how to call a command, not a statement about it."""
-    if any(f.strip().rstrip(":").upper() in _USAGE_HEADINGS for f in framing):
+    if any(f.strip().rstrip(":").upper() in USAGE_HEADINGS for f in framing):
         return True
     s = sentence.strip()
     ends = s.endswith((".", "!", "?")) and not s.endswith("...")

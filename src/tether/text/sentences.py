@@ -18,12 +18,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .english import MONTH_ABBREVIATIONS
+
 __all__ = ["Span", "is_abbreviation", "sentence_ranges", "sentence_spans", "split_sentences"]
 
-# Words whose trailing period does not end a sentence.
+# Words whose trailing period does not end a sentence, and the months abbreviated
+# ("Sept."), but "may": the verb ends sentences ("… if you may.").
 _ABBREVIATIONS = frozenset(
-    ["e.g", "i.e", "etc", "vs", "cf", "approx", "ca", "no", "nos", "fig", "figs", "eq", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd", "co", "corp", "dept", "est", "vol", "op", "p", "pp", "ed", "eds", "al", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mt", "ft", "gen", "col", "lt", "sgt", "rev", "u.s", "u.k", "a.m", "p.m"]
-)
+    ["e.g", "i.e", "etc", "vs", "cf", "approx", "ca", "no", "nos", "fig", "figs", "eq", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd", "co", "corp", "dept", "est", "vol", "op", "p", "pp", "ed", "eds", "al", "mt", "ft", "gen", "col", "lt", "sgt", "rev", "u.s", "u.k", "a.m", "p.m"]
+) | (frozenset(MONTH_ABBREVIATIONS) - {"may"})
 
 # A sentence ends at . ! ? (optionally followed by closing quotes/brackets) and
 # whitespace, at CJK full stops, at a "word.Next" join left by careless concatenation

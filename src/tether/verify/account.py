@@ -24,6 +24,9 @@ import itertools
 from dataclasses import dataclass
 
 from ..text import lexicon
+from ..text.english import EXCLUSIVE_RELATIONS as _EXCLUSIVE
+from ..text.english import RELATION_WORDS
+from ..text.english import SAME_RELATION as _SAME_RELATION
 from .align import Alignment, Finding, anchors
 from .lexical import Prepared
 from .polarity import privative_noun, privative_phrases, privative_stem
@@ -38,27 +41,8 @@ from .structure import (
 
 __all__ = ["Accounting", "RELATION_WORDS", "account", "could_lift"]
 
-# Closed-class words that bind two content words; WordNet does not cover them, so the
-# exclusive pairs are listed here (docs/adr/0015-wordnet-lexicon.md).
-RELATION_WORDS = frozenset(
-    """in on at onto into off out from to with without over under above below up down
-    inside outside near far away behind beside toward towards along around across
-    through before after against beneath underneath about for front top next middle
-    outdoors indoors""".split()
-)
-# Spellings of one relation: "put in the trunk" is "put into the trunk".
-_SAME_RELATION = {"into": "in", "inside": "in", "within": "in", "onto": "on", "upon": "on",
-                  "towards": "toward", "underneath": "under", "beneath": "under",
-                  "outdoors": "outside", "indoors": "in"}
 # How far apart two aligned neighbours may be for the words between them to be read.
 _RELATION_REACH = 8
-_EXCLUSIVE = {
-    frozenset(pair.split("/"))
-    for pair in """on/off onto/off into/out in/out inside/outside up/down above/below
-    over/under to/from onto/from into/from toward/away towards/away with/without
-    before/after near/far in/far at/far on/far in/away at/away on/away into/off
-    beneath/above underneath/above under/on under/onto""".split()
-}
 # A clause too long to compare word orders in: its roles are not read (bounded cost).
 _MAX_ROLE_WORDS = 12
 

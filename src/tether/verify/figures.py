@@ -20,6 +20,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from ..text.english import SCALES, cardinals
 from ..text.fold import translate
 from ..text.sentences import sentence_ranges
 
@@ -123,20 +124,9 @@ _QUALIFIER = re.compile(
     + r")) ?$",
     re.I,
 )
-_WORD_VALUES = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-        "fourteen fifteen sixteen seventeen eighteen nineteen".split()
-    )
-}
-_WORD_VALUES.update(
-    {
-        w: 10 * (i + 2)
-        for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())
-    }
-)
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_WORD_VALUES = {w: i for i, w in enumerate(cardinals("zero", "nineteen"))}
+_WORD_VALUES.update({w: 10 * (i + 2) for i, w in enumerate(cardinals("twenty", "ninety"))})
+_SCALES = SCALES
 NUMBER_WORDS = _NUMWORD = "|".join(sorted(list(_WORD_VALUES) + list(_SCALES) + ["dozen"], key=len, reverse=True))
 # Separators are mandatory between words, so the repetition cannot backtrack badly.
 _WORDS = re.compile(

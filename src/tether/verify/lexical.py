@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from ..text import lexicon
+from ..text.english import NUMBER_WORDS as _NUMBER_WORDS
 from ..text.fold import Collapsed, collapse, fold, translate
 from ..text.sentences import sentence_ranges
 from ..text.terms import STOPWORDS, stem
@@ -314,13 +315,6 @@ def _push(out: Tokens, word: str, key: str | None, s: int, e: int) -> None:
 
 _FRACTIONS = "\u00bd\u00bc\u00be\u2153\u2154\u215b\u215c\u215d\u215e"
 _DIGIT = re.compile(r"\d|[" + _FRACTIONS + r"]|\b(?:" + NUMBER_WORDS + ")", re.I)
-
-
-_NUMBER_WORDS = frozenset(
-    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
-    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
-    eighty ninety hundred thousand million billion trillion dozen""".split()
-)
 
 
 def figure_key(fig: Figure, *, high: bool = False) -> str:

@@ -32,26 +32,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..text import lexicon
+from ..text.english import DETERMINERS, PREPOSITIONS
 from .lexical import Prepared
 
 __all__ = ["Reading", "manner_adverb", "partners", "pos_of", "read"]
 
-DETERMINERS = frozenset(
-    """a an the his her its their some this that these those my your our each every
-    another any no one two three four five six seven eight nine ten several many
-    both few other others such""".split()
-)
 BE = frozenset("is are was were be been being am 're 's".split())
 # Auxiliaries and modals after which a verb comes in its base form.
 _BASE_AUX = frozenset("do does did will would can could may might must shall should to".split())
 _HAVE = frozenset("has have had".split())
 _PASSIVE_AUX = frozenset("being been get gets got getting".split())
-PREPOSITIONS = frozenset(
-    """in on at onto into off out from to with without over under above below up down
-    inside outside near behind beside toward towards along around across through
-    before after against beneath underneath about for of by as like upon within
-    among between during next""".split()
-)
 _LINKS = frozenset("and or but while".split())
 _RELATIVE = frozenset("who which that whose".split())
 # Verbs that link their subject to an adjective, as "be" does: "a child who looks young".

@@ -19,7 +19,7 @@ pages over 1 MiB streamed by ``htmlstream``, and the instruction-like text it hi
 PDF (``pdf``: pypdf text layer, one ``Region`` per page). What a browser does not draw
 is decided once, in ``visibility`` (ADR 0046). ``sniff`` names media types and
 decodes; ``limits`` holds the shared caps. Injection detection over the visible text
-is *not* done here: ingest flags passages with ``tether.text.instructions``; only the
+is *not* done here: ingest flags passages with ``tether.instructions``; only the
 hidden HTML and Markdown text, which no passage keeps, is flagged at extraction.
 """
 

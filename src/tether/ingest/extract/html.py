@@ -24,7 +24,7 @@ from typing import Any
 
 from ...config import Settings
 from ...errors import ExtractionError, LimitExceeded
-from ...text.instructions import comment_bodies
+from ...instructions.detect import comment_bodies
 from ...text.sentences import sentence_spans
 from .base import Extracted, cap_title
 from .htmlstream import BLOCK as _BLOCK

@@ -25,8 +25,8 @@ from typing import Any
 from ... import deadline
 from ...config import Settings
 from ...errors import ExtractionError, LimitExceeded, TetherError
+from ...instructions.detect import CODES, instruction_codes
 from ...records import Region
-from ...text.instructions import CODES, instruction_codes
 from .base import Extracted, cap_title
 from .limits import check_chars, inflate_cap
 from .pdflayers import Layers, layers_of, resolved

@@ -28,7 +28,7 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ...text.instructions import CODES, instruction_codes
+from ...instructions.detect import CODES, instruction_codes
 
 __all__ = [
     "HIDING_PROPERTIES",

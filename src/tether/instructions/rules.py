@@ -1,4 +1,4 @@
-"""The rules of ``tether.text.instructions``: one short pattern per family of phrasing.
+"""The rules of ``tether.instructions.detect``: one short pattern per family of phrasing.
 
 How the patterns stay generic and safe: each rule is a short regex for one *family*
 of phrasing (verb + object, not a memorised string), and most must also stand in a
@@ -802,7 +802,7 @@ _FUNCTION_RULES: tuple[Rule, ...] = (
 
 
 def _disguised(kind: str) -> Rule:
-    """The rule ``explain`` names for a disguise (``text.disguise``): no pattern of its
+    """The rule ``explain`` names for a disguise (``instructions.disguise``): no pattern of its
     own, it is found by ``disguise.disguises``."""
     return Rule("disguised-text", re.compile(r"(?!)"), _always, (), True, f"disguised-text#{kind}")
 

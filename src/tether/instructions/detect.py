@@ -33,15 +33,15 @@ Flag codes:
                              ``<|im_start|>``, ``<<SYS>>``, "assistant:" / "system:" turns
 - ``disguised-text``         Unicode that reads differently to a person and a program: a
                              word mixing scripts, tag characters, a bidi override, an
-                             invisible character inside a word (``text.disguise``; which
+                             invisible character inside a word (``instructions.disguise``; which
                              one: ``explain``)
 
-Rules run on what a person reads (``text.disguise.reading``: lookalike letters folded,
+Rules run on what a person reads (``instructions.disguise.reading``: lookalike letters folded,
 invisible characters gone, overrides in display order) and on what tag characters
 spell, so a disguise neither hides an instruction nor goes unflagged itself.
 
 The rules themselves, and why they stay generic and linear, are in
-``tether.text.instruction_rules``.
+``tether.instructions.rules``.
 """
 
 from __future__ import annotations
@@ -49,10 +49,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from ..text.fold import SINGLE_QUOTES
 from .disguise import disguises, reading, smuggled
-from .fold import SINGLE_QUOTES
-from .instruction_rules import CODES, DISGUISED, RULES, Rule
-from .rulescan import RuleScan
+from .rules import CODES, DISGUISED, RULES, Rule
+from .scan import RuleScan
 
 __all__ = [
     "CODES", "addresses_reader", "comment_bodies", "detect", "detect_each", "explain", "instruction_codes",
@@ -90,7 +90,7 @@ def _unmasked(text: str) -> str:
 
 _NEEDLES = tuple(sorted({needle for rule in RULES for needle in rule.needles}))
 
-# Every rule in one automaton (``text.rulescan``): one read of the text names the few
+# Every rule in one automaton (``instructions.scan``): one read of the text names the few
 # rules that may match, and only those run. ``None`` without the google-re2 wheel.
 # Built on first use (~0.2 s), so commands that never detect do not pay for it.
 _SCAN: RuleScan | None | bool = False

@@ -1,4 +1,4 @@
-"""Unicode disguises (``text.disguise``) and instructions by function (issue 34)."""
+"""Unicode disguises (``instructions.disguise``) and instructions by function (issue 34)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tether.text.disguise import disguises, reading, smuggled
-from tether.text.instructions import addresses_reader, detect, explain, is_instruction_like
+from tether.instructions.detect import addresses_reader, detect, explain, is_instruction_like
+from tether.instructions.disguise import disguises, reading, smuggled
 
 SUITES = Path(__file__).resolve().parents[2] / "bench" / "instruction_suites"
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tether.ingest.extract.html import detect_html_hidden
-from tether.text.instructions import (
+from tether.instructions.detect import (
     CODES,
     detect,
     explain,

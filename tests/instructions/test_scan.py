@@ -1,6 +1,6 @@
 """Detection in one pass gives exactly the rule-by-rule results.
 
-The reference below is detection as it was before the RE2 set (``text.rulescan``):
+The reference below is detection as it was before the RE2 set (``instructions.scan``):
 every rule's own regex run over the normalised text, each match offered to the rule's
 ``accept``. The product now reads a text once with the set and runs only the rules it
 names; over a corpus of real documents (the demo and injection corpora, this repo's
@@ -27,10 +27,11 @@ from hypothesis import strategies as st
 
 import tether
 from tether.ingest.extract import extract_file
-from tether.text import instructions, rulescan
-from tether.text.disguise import disguises, smuggled
-from tether.text.instruction_rules import DISGUISED, RULES
-from tether.text.rulescan import RuleScan, loosened
+from tether.instructions import detect as instructions
+from tether.instructions import scan as rulescan
+from tether.instructions.disguise import disguises, smuggled
+from tether.instructions.rules import DISGUISED, RULES
+from tether.instructions.scan import RuleScan, loosened
 from tether.text.sentences import sentence_spans
 
 ROOT = Path(tether.__file__).resolve().parents[2]
@@ -54,7 +55,7 @@ def reference(text: str) -> tuple[str, ...]:
 
 def _suite_cases() -> Iterator[str]:
     """Every string of the instruction tests' case tables (flagged, clean, near misses)."""
-    tree = ast.parse((ROOT / "tests" / "text" / "test_instructions.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "tests" / "instructions" / "test_detect.py").read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and 8 < len(node.value) < 5000:
             yield node.value

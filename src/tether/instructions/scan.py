@@ -1,6 +1,6 @@
 """One pass over a text for many regex rules: an RE2 set of their loosened forms.
 
-Python's ``re`` runs each instruction rule (``instruction_rules``) as its own scan, and
+Python's ``re`` runs each instruction rule (``instructions.rules``) as its own scan, and
 a combined alternation is slower still (it backtracks through every branch at every
 position). RE2 compiles many patterns into one automaton that reads a text once and
 reports which patterns occur. RE2 has no lookaround and no Unicode ``\\b``, and counted
@@ -9,10 +9,10 @@ dropped, ``{m,n}`` widened to ``*``/``+``, character classes widened where Unico
 them uncertain, ``\\b`` kept only for ASCII text. A loosened pattern matches wherever
 its rule does (and sometimes where it does not), so the set names a superset of the
 rules that can match: callers run only those, exactly as before, and get identical
-results (``tests/text/test_instruction_scan.py`` compares them over a corpus).
+results (``tests/instructions/test_scan.py`` compares them over a corpus).
 
 The text passed to ``candidates`` must be NFKC-normalised, without zero-width
-characters and with one apostrophe (``instructions._unmasked``), or ASCII text as it
+characters and with one apostrophe (``instructions.detect._unmasked``), or ASCII text as it
 is; its horizontal space may be folded to " " (``instructions._normalise``) or not: in
 both sets, whatever matches a folded " " also matches the run of horizontal space it
 came from, so a text with no candidates needs no folding at all.
