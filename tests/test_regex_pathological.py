@@ -115,6 +115,7 @@ WINDOWED = {
     "tether.verify.figures._WORD_END": "searched in the 12 characters before a figure",
     "tether.generate.assemble._TRAILING_MARKERS":
         "matched once after a stop, in a buffer of at most two sentence-sized pieces",
+    "tether.mcp.stdio._ID_VALUE": "matched once, anchored after a top-level \"id\" key",
 }
 
 

@@ -42,7 +42,9 @@ __all__ = ["CANDIDATES", "Repair", "repair_draft", "support_judge"]
 # sentence of every passage would cost a model call each for nothing.
 CANDIDATES = 6
 
-_MARKERS = re.compile(r"\s*\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
+# (?<!\s): a match starts where its whitespace run starts, so a long run is read once,
+# not once per position.
+_MARKERS = re.compile(r"(?<!\s)\s*\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
 
 
 @dataclass(frozen=True, slots=True)

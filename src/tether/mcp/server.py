@@ -275,7 +275,9 @@ def _bounds(value: str | None, default: int) -> int:
 
 
 # Pydantic's pointer to its docs, which the SDK leaves in a rejected argument's message.
-_DOCS_LINE = re.compile(r"\s*For further information visit \S+")
+# (?<!\s): a match starts where its whitespace run starts, so a long run is read once,
+# not once per position.
+_DOCS_LINE = re.compile(r"(?<!\s)\s*For further information visit \S+")
 
 
 def one_line(text: str) -> str:
