@@ -21,12 +21,13 @@ window for those three:
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..text import lexicon
 from .align import Alignment, Finding, anchors
 from .lexical import Prepared
 from .polarity import privative_noun, privative_phrases, privative_stem
+from .rules import RuleUse
 from .shallow import DETERMINERS, LINKING, PURPOSE, Reading, manner_adverb, pos_of, read
 from .structure import (
     INDEFINITE_THINGS,
@@ -68,18 +69,20 @@ class Accounting:
     """What the window makes of the claim's words.
 
     ``licensed``: claim keys the window licenses without repeating them;
-    ``caps``: reasons the claim is at best ``mentioned`` (always on);
+    ``licences``: the rule that licensed each (``rules.RULES``);
+    ``caps``: reasons the claim is at best ``mentioned`` (always on), each by its rule;
     ``findings``: exclusive substitutions, reversed roles and exclusive relation
     changes, which make it ``contradicted`` (the contradiction gate).
     """
 
     licensed: frozenset[str]
-    caps: tuple[str, ...]
+    caps: tuple[RuleUse, ...]
     findings: tuple[Finding, ...]
+    licences: tuple[RuleUse, ...] = ()
 
 
-def _contra(checker: str, reason: str) -> Finding:
-    return Finding("contradiction", "contradicts", checker, reason)
+def _contra(checker: str, reason: str, rule: str) -> Finding:
+    return Finding("contradiction", "contradicts", checker, reason, rule)
 
 
 def _is_word(p: Prepared, x: int) -> bool:
@@ -89,125 +92,185 @@ def _is_word(p: Prepared, x: int) -> bool:
     return k is not None and not k.startswith("#") and p.low[x][:1].isalpha()
 
 
-def account(a: Alignment) -> Accounting:
-    """Account for every claim word, then read roles and relation words."""
+@dataclass(slots=True)
+class _Ledger:
+    """The window's words and the accounting so far, for one claim."""
+
+    a: Alignment
+    off: frozenset[str]
+    window: list[int]
+    free: list[int]
+    spare: list[int]
+    rc: Reading
+    rp: Reading
+    licensed: set[str] = field(default_factory=set)
+    licences: list[RuleUse] = field(default_factory=list)
+    caps: list[RuleUse] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    # Claim token -> the window tokens that license it (its relation words are read there).
+    sources: dict[int, list[int]] = field(default_factory=dict)
+    # Claim tokens of a phrase accounted as a whole ("in their teens").
+    phrases: list[int] = field(default_factory=list)
+
+
+def account(a: Alignment, off: frozenset[str] = frozenset()) -> Accounting:
+    """Account for every claim word, then read roles and relation words (``off``: the
+    rules switched off, ``Settings.support_rules_off``)."""
     c, p = a.claim, a.passage
     window = [z for z in range(a.t0, a.t1) if _is_word(p, z)]
     free = [z for z in window if p.keys[z] not in c.key_set]
-    spare = _spare(a, window)
-    licensed: set[str] = set()
-    caps: list[str] = []
-    findings: list[Finding] = []
+    book = _Ledger(a, off, window, free, _spare(a, window), read(c), read(p, a.t0, a.t1))
     seen: set[str] = set()
-    sources: dict[int, list[int]] = {}
-    phrases: list[int] = []
-    rc, rp = read(c), read(p, a.t0, a.t1)
     for x in range(len(c.keys)):
         k = c.keys[x]
         if k is None or k in a.matched or k in seen or not _is_word(c, x):
             continue
         seen.add(k)
-        word = c.low[x]
-        c_pos = pos_of(c, rc, x)
-        other = _counterpart(a, x, free)
-        # A premise word accounts for one claim word, and from the sentence of its slot
-        # when the neighbours name one: "the object of singing" is not licensed by an
-        # abbot two sentences on because an abbot is a physical object.
-        near = _distinct(p, free if other is None else [other] + [
-            z for z in free if z != other and p.sent[z] == p.sent[other]
-        ])
+        _account_word(book, x)
+    _read_structure(book)
+    return Accounting(frozenset(book.licensed), tuple(book.caps), tuple(book.findings), tuple(book.licences))
+
+
+def _account_word(book: _Ledger, x: int) -> None:
+    """Claim word ``x``, not repeated by the window: licensed, or a substitution or an
+    added detail."""
+    a, c, p = book.a, book.a.claim, book.a.passage
+    word, k = c.low[x], c.keys[x]
+    other = _counterpart(a, x, book.free)
+    # A premise word accounts for one claim word, and from the sentence of its slot
+    # when the neighbours name one: "the object of singing" is not licensed by an
+    # abbot two sentences on because an abbot is a physical object.
+    near = _distinct(p, book.free if other is None else [other] + [
+        z for z in book.free if z != other and p.sent[z] == p.sent[other]
+    ])
+    licence = _licence(book, x, other, near)
+    if licence is not None:
+        book.licensed.add(k)  # type: ignore[arg-type]
+        book.licences.append(RuleUse(licence, word))
+        return
+    if "exclusive-substitution" not in book.off:
+        if other is not None and lexicon.exclusive(p.low[other], word, pos_of(p, book.rp, other), pos_of(c, book.rc, x)):
+            book.findings.append(_contra("lexicon", f"substitution:'{word}' vs '{p.low[other]}'", "exclusive-substitution"))
+        elif other is None and (rival := _exclusive_in_sentence(a, word, book.free)) is not None:
+            book.findings.append(_contra("lexicon", f"substitution:'{word}' vs '{rival}'", "exclusive-substitution"))
+    if "unaccounted-word" in book.off:
+        return
+    if other is not None:
+        book.caps.append(RuleUse("unaccounted-word", f"substitution:'{word}' where the passage has '{p.low[other]}'"))
+    else:
+        book.caps.append(RuleUse("unaccounted-word", f"added:'{word}' is not stated by the passage"))
+
+
+def _licence(book: _Ledger, x: int, other: int | None, near: list[int]) -> str | None:
+    """The rule that licenses claim word ``x`` (in the order they are tried), or None."""
+    a, c, p, rp, off = book.a, book.a.claim, book.a.passage, book.rp, book.off
+    word, c_pos = c.low[x], pos_of(c, book.rc, x)
+    if "wordnet-licence" not in off:
         saying = [z for z in near if lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos)]
-        if not saying:
-            # A word the window says more often than the claim: its other occurrence may
-            # say this one ("a man near a man" says "a man near a person").
-            saying = [z for z in _distinct(p, spare) if lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos)
-                      and (other is None or p.sent[z] == p.sent[other])]  # fmt: skip
         if saying:
-            licensed.add(k)
-            sources[x] = saying  # its relation words are read there too ("under a vehicle")
-            continue
-        if c_pos in (None, "n") and any(lexicon.collocation_licenses(t, word) for t in _collocations_at(p, near)):
-            licensed.add(k)  # "a girl" from "a young woman" (one synset in WordNet)
-            continue
-        if (pair := _phrase_licensed(a, x, window)) is not None:
-            licensed.update(q for q in pair if q and q not in a.matched)  # "ping pong" from "table tennis"
-            continue
-        if word in INDEFINITE_THINGS and other is not None and rp.tag[other] == "N":
-            if not lexicon.kind_of(p.low[other], "person"):
-                licensed.add(k)  # "cooking something" from "cooking eggs"
-                continue
-        if _said_otherwise(a, x, window, rc, rp):
-            licensed.add(k)
-            continue
-        if _age_phrase(a, x, rc, rp):
-            licensed.add(k)  # "girls in their teens" from "teenage girls"
-            phrases.append(x)  # its "in" binds no other claim word (``_relations``)
-            continue
-        if other is not None and lexicon.exclusive(p.low[other], word, pos_of(p, rp, other), c_pos):
-            findings.append(_contra("lexicon", f"substitution:'{word}' vs '{p.low[other]}'"))
-        elif other is None and (rival := _exclusive_in_sentence(a, word, free)) is not None:
-            findings.append(_contra("lexicon", f"substitution:'{word}' vs '{rival}'"))
-        if other is not None:
-            caps.append(f"substitution:'{word}' where the passage has '{p.low[other]}'")
-        else:
-            caps.append(f"added:'{word}' is not stated by the passage")
-    role = _reversed_roles(a)
+            book.sources[x] = saying  # its relation words are read there too ("under a vehicle")
+            return "wordnet-licence"
+    if "repeated-word-licence" not in off:
+        # A word the window says more often than the claim: its other occurrence may
+        # say this one ("a man near a man" says "a man near a person").
+        saying = [z for z in _distinct(p, book.spare) if lexicon.licenses(p.low[z], word, pos_of(p, rp, z), c_pos)
+                  and (other is None or p.sent[z] == p.sent[other])]  # fmt: skip
+        if saying:
+            book.sources[x] = saying
+            return "repeated-word-licence"
+    if "collocation-licence" not in off and c_pos in (None, "n") and any(
+        lexicon.collocation_licenses(t, word) for t in _collocations_at(p, near)
+    ):
+        return "collocation-licence"  # "a girl" from "a young woman" (one synset in WordNet)
+    if "phrase-licence" not in off and (pair := _phrase_licensed(a, x, book.window)) is not None:
+        book.licensed.update(q for q in pair if q and q not in a.matched)  # "ping pong" from "table tennis"
+        return "phrase-licence"
+    if "indefinite-thing" not in off and word in INDEFINITE_THINGS and other is not None and rp.tag[other] == "N":
+        if not lexicon.kind_of(p.low[other], "person"):
+            return "indefinite-thing"  # "cooking something" from "cooking eggs"
+    said = _said_otherwise(a, x, book.window, book.rc, rp, off)
+    if said is not None:
+        return said
+    if "age-phrase" not in off and _age_phrase(a, x, book.rc, rp):
+        book.phrases.append(x)  # its "in" binds no other claim word (``_relations``)
+        return "age-phrase"  # "girls in their teens" from "teenage girls"
+    return None
+
+
+def _read_structure(book: _Ledger) -> None:
+    """Roles, relation words and the claim's structure against the window's."""
+    a, off = book.a, book.off
+    role = None if "reversed-roles" in off else _reversed_roles(a)
     if role is not None:
-        findings.append(_contra("roles", role))
-        caps.append(role)
-    elif (turned := _participle_turned(a)) is not None:
-        caps.append(turned)
-    caps_rel, found_rel = _relations(a, frozenset(y - 2 for y in phrases))
-    caps_gov, found_gov = _governing(a, sources)
-    caps_rel += caps_gov
-    found_rel += found_gov
+        book.findings.append(_contra("roles", role, "reversed-roles"))
+        book.caps.append(RuleUse("reversed-roles", role))
+    elif "participle-turned" not in off and (turned := _participle_turned(a)) is not None:
+        book.caps.append(RuleUse("participle-turned", turned))
+    caps_rel: list[RuleUse] = []
+    found_rel: list[Finding] = []
+    if "relation-words" not in off:
+        caps, found_rel = _relations(a, frozenset(y - 2 for y in book.phrases))
+        caps_gov, found_gov = _governing(a, book.sources)
+        caps_rel = [RuleUse("relation-words", cap) for cap in caps + caps_gov]
+        found_rel += found_gov
     # Already contradicted by a word: the structure cannot change the outcome.
-    caps_st, found_st = ([], []) if findings or found_rel else compare(a, frozenset(licensed))
-    return Accounting(
-        frozenset(licensed),
-        (*caps, *caps_rel, *caps_st),
-        (*findings, *found_rel, *found_st),
-    )
+    caps_st, found_st = ([], []) if book.findings or found_rel else compare(a, frozenset(book.licensed), off)
+    book.caps += [*caps_rel, *caps_st]
+    book.findings += [*found_rel, *found_st]
 
 
-def _said_otherwise(a: Alignment, x: int, window: list[int], rc: Reading, rp: Reading) -> bool:
-    """Claim token ``x`` is said by the window in other words, by a rule of English."""
+# Rules of English by which the window says a claim token in other words, tried in this
+# order (``_said_otherwise``); each is named in ``rules.RULES``.
+def _on_top_of(a: Alignment, x: int) -> bool:
+    """"on top of" is "on", a relation read as one (``_relation_set``)."""
+    c = a.claim
+    return c.low[x] == "top" and 0 < x < len(c.low) - 1 and c.low[x - 1] == "on" and c.low[x + 1] == "of"
+
+
+def _relation_spelt(a: Alignment, x: int, window: list[int]) -> bool:
+    """"outdoors" from "outside": one relation spelt two ways."""
     c, p = a.claim, a.passage
-    if _compound_spelling(a, x, window):
-        return True  # "a bird cage" from "a birdcage", "backyard" from "back yard"
-    if _periphrasis(a, x, rp):
-        return True  # "a bridge made of rope" from "a rope bridge"
     same = _SAME_RELATION.get(c.low[x])
-    if same is not None and any(_SAME_RELATION.get(p.low[z], p.low[z]) == same for z in window):
-        return True  # "outdoors" from "outside": one relation spelt two ways
-    if _near_spelled(a, x, window):
-        return True  # "near a dog" from "close to a dog", and back
+    return same is not None and any(_SAME_RELATION.get(p.low[z], p.low[z]) == same for z in window)
+
+
+def _members_said(a: Alignment, x: int, window: list[int], rc: Reading) -> bool:
+    """"a group of men" from "some men", "men"."""
+    c = a.claim
     members = collective_members(c, rc, x)
-    if members >= 0 and (_said_plural(a, c.keys[members]) or _said_plural_by(a, c.low[members], window)):
-        return True  # "a group of men" from "some men", "men"
-    if (whole := partitive_of(c, rc, x)) >= 0 and _said_as_mass(a, c.keys[whole]):
-        return True  # "a piece of bread" from "slicing bread"
-    if _wearing_stated(a, x, rc) or _dressed_in(a, x):
-        return True  # "wearing a hat" from "in a hat", "with a hat"; "dressed in black" from "in black"
-    if _place_kind_said(a, x, window):
-        return True  # "playing outdoors" from "playing in the garden"
-    if _privative_said(a, x):
-        return True  # "a shirtless man" from "a man with no shirt"
-    if _linking_said(a, x, rc):
-        return True  # "a lady who looks young" from "a young lady"
-    if _agent_said(a, x, rc, rp):
-        return True  # "football players" from "people playing football"
-    if _cognate_object(a, x, rc, rp):
-        return True  # "singing a song" from "singing"
-    if _done(a, x, rc, rp):
-        return True  # "performing a handstand" from "doing a handstand"
-    if c.low[x] == "top" and 0 < x < len(c.low) - 1 and c.low[x - 1] == "on" and c.low[x + 1] == "of":
-        return True  # "on top of" is "on", a relation read as one (``_relation_set``)
-    if _adverb_spelt(a, x, window):
-        return True  # "playing onstage" from "playing on a stage"
-    if _defined_quality(a, x, rc, rp):
-        return True  # "a young child" from "a toddler" (WordNet: "a young child")
-    return _colour_named(a, x)  # "a blue colored jacket" from "a blue jacket"
+    return members >= 0 and (_said_plural(a, c.keys[members]) or _said_plural_by(a, c.low[members], window))
+
+
+def _part_of_mass(a: Alignment, x: int, rc: Reading) -> bool:
+    """"a piece of bread" from "slicing bread"."""
+    return (whole := partitive_of(a.claim, rc, x)) >= 0 and _said_as_mass(a, a.claim.keys[whole])
+
+
+def _said_otherwise(
+    a: Alignment, x: int, window: list[int], rc: Reading, rp: Reading, off: frozenset[str] = frozenset()
+) -> str | None:
+    """The rule of English by which the window says claim token ``x`` in other words."""
+    tests = (
+        ("compound-spelling", lambda: _compound_spelling(a, x, window)),  # "bird cage" / "birdcage"
+        ("periphrasis", lambda: _periphrasis(a, x, rp)),  # "a bridge made of rope" / "a rope bridge"
+        ("relation-spelling", lambda: _relation_spelt(a, x, window)),  # "outdoors" / "outside"
+        ("near-spelling", lambda: _near_spelled(a, x, window)),  # "near a dog" / "close to a dog"
+        ("collective-members", lambda: _members_said(a, x, window, rc)),  # "a group of men" / "men"
+        ("partitive-mass", lambda: _part_of_mass(a, x, rc)),  # "a piece of bread" / "bread"
+        ("wearing-stated", lambda: _wearing_stated(a, x, rc)),  # "wearing a hat" / "in a hat"
+        ("dressed-in", lambda: _dressed_in(a, x)),  # "dressed in black" / "in black"
+        ("place-kind", lambda: _place_kind_said(a, x, window)),  # "outdoors" / "in the garden"
+        ("privative", lambda: _privative_said(a, x)),  # "a shirtless man" / "a man with no shirt"
+        ("linking-verb", lambda: _linking_said(a, x, rc)),  # "a lady who looks young" / "a young lady"
+        ("agent-noun", lambda: _agent_said(a, x, rc, rp)),  # "football players" / "people playing football"
+        ("cognate-object", lambda: _cognate_object(a, x, rc, rp)),  # "singing a song" / "singing"
+        ("do-synonym", lambda: _done(a, x, rc, rp)),  # "performing a handstand" / "doing a handstand"
+        ("on-top-of", lambda: _on_top_of(a, x)),
+        ("adverb-spelling", lambda: _adverb_spelt(a, x, window)),  # "onstage" / "on a stage"
+        ("defined-quality", lambda: _defined_quality(a, x, rc, rp)),  # "a young child" / "a toddler"
+        ("colour-named", lambda: _colour_named(a, x)),  # "a blue colored jacket" / "a blue jacket"
+    )
+    return next((name for name, said in tests if name not in off and said()), None)
 
 
 # At most this many (window word, claim word) look-ups decide whether a pair below the
@@ -495,7 +558,7 @@ def _governing(a: Alignment, sources: dict[int, list[int]]) -> tuple[list[str], 
         theirs = sorted(found[0])
         pair = next(((s, f) for s in sorted(said) for f in theirs if frozenset((s, f)) in _EXCLUSIVE), None)
         if pair is not None:
-            findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'"))
+            findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'", "relation-words"))
         caps.append(f"relation:'{'/'.join(sorted(said))} {c.low[y]}' where the passage has "
                     f"'{'/'.join(theirs)} {c.low[y]}'")  # fmt: skip
     return caps, findings
@@ -572,7 +635,7 @@ def _relations(a: Alignment, own: frozenset[int] = frozenset()) -> tuple[list[st
             "/".join(sorted(found)) or "none",
         )
         if pair is not None:
-            findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'"))
+            findings.append(_contra("relation", f"relation:'{pair[0]}' vs '{pair[1]}'", "relation-words"))
         caps.append(f"relation:'{mine}' where the passage has '{theirs}'")
     return caps, findings
 

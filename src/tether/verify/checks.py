@@ -393,13 +393,13 @@ def _run_text(p: Prepared, run: tuple[int, int]) -> str:
     return p.text[p.starts[run[0]] : p.ends[run[1] - 1]]
 
 
-_CHECKERS = {"figure": "figures", "year": "years", "name": "names"}
+_CHECKERS = {"figure": "figures", "year": "years", "name": "names"}  # also the rules' names
 
 
 def _finding(effect: Effect, reason: str) -> Finding:
     kind = reason.split(":", 1)[0]
     gate: Gate = "figures" if kind == "figure" else "contradiction"
-    return Finding(gate, effect, _CHECKERS[kind], reason)
+    return Finding(gate, effect, _CHECKERS[kind], reason, _CHECKERS[kind])
 
 
 def _contra(reason: str) -> Finding:

@@ -29,6 +29,7 @@ from ..text import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
 from .polarity import negation_cues
+from .rules import RuleUse
 from .shallow import (
     BE,
     LINKING,
@@ -54,14 +55,14 @@ Same = Callable[[int, int], bool]
 
 
 def _contra(reason: str) -> Finding:
-    return Finding("contradiction", "contradicts", "roles", reason)
+    return Finding("contradiction", "contradicts", "roles", reason, "structure-roles")
 
 
 class _Pair:
     """The claim and the window, read, with the word-matching rule."""
 
-    def __init__(self, a: Alignment, licensed: frozenset[str]) -> None:
-        self.a, self.c, self.p = a, a.claim, a.passage
+    def __init__(self, a: Alignment, licensed: frozenset[str], off: frozenset[str] = frozenset()) -> None:
+        self.a, self.c, self.p, self.off = a, a.claim, a.passage, off
         self.rc, self.rp = read(a.claim), read(a.passage, a.t0, a.t1)
         self.by_key: dict[str, list[int]] = {}
         for z in range(a.t0, a.t1):
@@ -121,23 +122,26 @@ class _Pair:
         return [z for z in range(self.a.t0, self.a.t1) if self.p.keys[z] and self._same(z, x)]
 
 
-def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Finding]]:
-    """(caps, findings) for the claim's structure against the window's."""
-    if len(a.claim.low) > MAX_WORDS:
-        return [f"roles:a sentence of {len(a.claim.low)} words is too long to read"], []
-    pair = _Pair(a, licensed)
+def compare(
+    a: Alignment, licensed: frozenset[str], off: frozenset[str] = frozenset()
+) -> tuple[list[RuleUse], list[Finding]]:
+    """(caps, findings) for the claim's structure against the window's (``off``: the
+    rules switched off)."""
+    if len(a.claim.low) > MAX_WORDS and "structure-roles" not in off:
+        return [RuleUse("structure-roles", f"roles:a sentence of {len(a.claim.low)} words is too long to read")], []
+    pair = _Pair(a, licensed, off)
     c, rc = pair.c, pair.rc
-    caps: list[str] = []
+    caps: list[RuleUse] = []
     findings: list[Finding] = []
     nouns: list[int] = []
     for x, k in enumerate(c.keys):
         if k is None and rc.tag[x] == "V":
             # A verb that is a stop word ("had"): compared with the same word's uses.
             zs = [z for z in range(a.t0, a.t1) if pair.p.low[z] == c.low[x] and pair.rp.tag[z] == "V"]
-            if zs:
+            if zs and "structure-roles" not in off:
                 reason, swapped = _arguments(pair, x, zs)
                 if reason is not None:
-                    caps.append(reason)
+                    caps.append(RuleUse("structure-roles", reason))
                     if swapped:
                         findings.append(_contra(reason))
             continue
@@ -152,16 +156,17 @@ def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Fin
         zs = pair.places(x)
         if not zs:
             continue
-        if rc.tag[x] == "V" and (flip := _negated_verb(pair, x, zs)) is not None:
-            findings.append(Finding("contradiction", "contradicts", "polarity", flip))
-            caps.append(flip)
+        if rc.tag[x] == "V" and "negated-verb" not in off and (flip := _negated_verb(pair, x, zs)) is not None:
+            findings.append(Finding("contradiction", "contradicts", "polarity", flip, "negated-verb"))
+            caps.append(RuleUse("negated-verb", flip))
             continue
-        reason, swapped = _word(pair, x, zs)
+        reason, swapped = _word(pair, x, zs) if "structure-roles" not in off else (None, False)
         if reason is not None:
-            caps.append(reason)
+            caps.append(RuleUse("structure-roles", reason))
             if swapped:
                 findings.append(_contra(reason))
-    caps += _said_more_often(pair, nouns)
+    if "said-once" not in off:
+        caps += [RuleUse("said-once", cap) for cap in _said_more_often(pair, nouns)]
     return caps, findings
 
 
@@ -278,9 +283,13 @@ def _part_differs(pair: _Pair, x: int, zs: list[int], found: set[str | None]) ->
     clash = (tag == "V" and found <= {"N", "M"}) or (tag == "N" and found <= {"V", "M"}) or (
         tag == "M" and found <= {"V", "N"}
     )
-    if not clash or _compound(pair, x, zs) or _relative_verb(pair, x, zs) or _participle_after(pair, x, zs):
+    if not clash:
         return None
-    if _doer_compound(pair, x, zs):
+    licences = (
+        ("compound-phrase", _compound), ("relative-verb", _relative_verb),
+        ("participle-after", _participle_after), ("doer-compound", _doer_compound),
+    )  # fmt: skip
+    if any(name not in pair.off and said(pair, x, zs) for name, said in licences):
         return None
     z = zs[0]
     return (
