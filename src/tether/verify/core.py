@@ -20,7 +20,7 @@ from ..config import Settings
 from ..errors import ConfigError
 from ..modes import MODES
 from ..records import OUTCOME_RANK, Outcome, Verdict
-from .account import Accounting, account, could_lift
+from .accounting import Accounting, account, could_lift
 from .align import Alignment, Finding, Window, align, best_windows
 from .checks import check_figures, check_names, check_years
 from .context import dropped_frame
@@ -152,9 +152,12 @@ def _verbatim(s: Prepared, p: Prepared, judge: _Judge) -> Check | None:
     # A fragment of a longer sentence: its context may restrict, condition or
     # report it (read here), or negate or hedge it (read by the checks).
     start, end = p.sentences[first][0], p.sentences[last][1]
-    frame = None if "context-frame" in judge.off else dropped_frame(p.text[start:end], (span[0] - start, span[1] - start))
+    frame = None
+    if "context-frame" not in judge.off:
+        frame = dropped_frame(p.text[start:end], (span[0] - start, span[1] - start))
     if frame is not None:
-        return Check("mentioned", 1.0, span, ("verbatim piece", frame), "context", rules=(RuleUse("context-frame", frame),))
+        return Check("mentioned", 1.0, span, ("verbatim piece", frame), "context",
+                     rules=(RuleUse("context-frame", frame),))  # fmt: skip
     fragment = judge(s, p, Window(first, last, s.key_set, 1.0))
     if fragment.outcome == "supported" and fragment.shadow_outcome is None:
         return verbatim

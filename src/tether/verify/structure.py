@@ -28,17 +28,25 @@ from collections.abc import Callable
 from ..text import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
+from .noun_phrases import (
+    INDEFINITE_THINGS,
+    collective_members,
+    collocations,
+    counted_noun,
+    one_noun,
+    partitive_of,
+    predicate_noun,
+)
 from .polarity import negation_cues
+from .reading import read
 from .rules import RuleUse
 from .shallow import (
-    BE,
     LINKING,
     PREPOSITIONS,
     Reading,
     manner_adverb,
     partners,
     pos_of,
-    read,
 )
 
 __all__ = ["compare"]
@@ -109,7 +117,7 @@ class _Pair:
             return True
         # A collocation ending in the word ("table tennis", "ping pong"), on either side
         # or both: "a young woman" says "a girl", "eye liner" (eyeliner) "cosmetics".
-        ours, theirs = _collocations(c, x), _collocations(p, z)
+        ours, theirs = collocations(c, x), collocations(p, z)
         return any(lexicon.licenses(t, o) for o in ours for t in [*theirs, p.low[z]]) or any(
             lexicon.licenses(t, c.low[x]) for t in theirs
         )
@@ -149,7 +157,7 @@ def compare(
             continue
         if _copula(c, rc, x):
             continue  # "a face which looks funny": what is said is "funny", read as a predicate
-        if rc.tag[x] == "M" and _one_noun(c, x) and all(pair._same(z, x + 1) for z in pair.places(x)):
+        if rc.tag[x] == "M" and one_noun(c, x) and all(pair._same(z, x + 1) for z in pair.places(x)):
             continue  # "a wind instrument" is one noun, read at its head, which "a flute" says
         if rc.tag[x] in ("N", "M"):
             nouns.append(x)
@@ -209,7 +217,7 @@ def _said_more_often(pair: _Pair, nouns: list[int]) -> list[str]:
     used: set[int] = set()
     out: list[str] = []
     for x in nouns:
-        if _predicate_noun(c, pair.rc, x):
+        if predicate_noun(c, pair.rc, x):
             continue  # "the busker is a flute player" names the busker again
         if collective_members(c, pair.rc, x) >= 0 or partitive_of(c, pair.rc, x) >= 0:
             continue  # "a group of men" is said by its members' noun, "a piece of bread" by "bread"
@@ -444,71 +452,3 @@ def _head_differs(pair: _Pair, x: int, zs: list[int]) -> str | None:
     return f"roles:'{c.low[x]}' qualifies '{c.low[h]}' in the sentence, '{p.low[heads[0]]}' in the passage"
 
 
-# Indefinite pronouns for a thing: any noun for a thing says them.
-INDEFINITE_THINGS = frozenset(("something",))
-# Nouns that name a number of their members: "a group of men" is some men.
-_COLLECTIVE = frozenset(("group",))
-
-
-def collective_members(t: Prepared, r: Reading, x: int) -> int:
-    """For "a group of <plural>" at ``x``, the plural's token, else -1."""
-    if not set(lexicon.lemmas(t.low[x], "n")) & _COLLECTIVE or t.low[x].endswith("s"):
-        return -1
-    if x + 2 >= len(t.low) or t.low[x + 1] != "of" or t.clause[x + 2] != t.clause[x]:
-        return -1
-    for w in range(x + 2, min(len(t.low), x + 5)):
-        if r.tag[w] == "N":
-            plural = any(base != t.low[w] for base in lexicon.lemmas(t.low[w], "n"))
-            return w if plural else -1
-    return -1
-
-
-def _one_noun(t: Prepared, x: int) -> bool:
-    """Token ``x`` and the next are one noun in WordNet ("wind instrument", "panda
-    bear")."""
-    return x + 1 < len(t.low) and bool(_collocations(t, x + 1)) and any(
-        w.split("_")[0] == t.low[x] or w.split("-")[0] == t.low[x] for w in _collocations(t, x + 1)
-    )
-
-
-def _predicate_noun(t: Prepared, r: Reading, x: int) -> bool:
-    """Noun ``x`` is the complement of "is/are a …" ("is a flute player")."""
-    y = x - 1
-    while y >= 0 and (r.tag[y] == "M" or t.low[y] in ("a", "an")):
-        y -= 1
-    return y < x - 1 and y >= 0 and t.low[y] in BE
-
-
-def partitive_of(t: Prepared, r: Reading, x: int) -> int:
-    """For "a piece of <noun>" at ``x`` (singular: "a piece of paper"), the noun's token,
-    else -1."""
-    if t.low[x] != "piece" or x + 2 >= len(t.low) or t.low[x + 1] != "of":
-        return -1
-    for w in range(x + 2, min(len(t.low), x + 4)):
-        if t.clause[w] != t.clause[x]:
-            return -1
-        if r.tag[w] == "N":
-            return w if t.low[w] in lexicon.lemmas(t.low[w], "n") else -1
-    return -1
-
-
-def counted_noun(t: Prepared, z: int) -> bool:
-    """Noun ``z`` is counted ("a tomato", "one loaf"), not said as a mass ("bread",
-    "some paper"): a piece of a tomato is not the tomato."""
-    y = z - 1
-    while y >= 0 and t.keys[y] is not None and z - y < 4:
-        y -= 1
-    return y >= 0 and t.low[y] in ("a", "an", "one")
-
-
-def _collocations(t: Prepared, x: int) -> list[str]:
-    """The collocations WordNet knows that end at token ``x`` (two words: "table
-    tennis") or that ``x`` heads with "of" ("body of water"), in their spellings."""
-    found = []
-    if x > 0 and t.keys[x - 1] is not None and t.clause[x - 1] == t.clause[x]:
-        found.append(f"{t.low[x - 1]}_{t.low[x]}")
-        if not lexicon.lemmas(t.low[x - 1], "a"):
-            found.append(t.low[x - 1] + t.low[x])  # "eye liner" is "eyeliner", "a gray beard" no graybeard
-    if x + 2 < len(t.low) and t.low[x + 1] == "of" and t.keys[x + 2] is not None and t.clause[x + 2] == t.clause[x]:
-        found.append(f"{t.low[x]}_of_{t.low[x + 2]}")
-    return [w for joined in found for w in (joined, joined.replace("_", "-")) if lexicon.lemmas(w, "n")]
