@@ -14,7 +14,7 @@ import pytest
 
 from tether.config import Settings
 from tether.errors import ConfigError
-from tether.text import lexicon
+from tether.verify import lexicon
 from tether.verify import check
 from tether.verify.rules import BASE, RULES, Rule, RuleUse, rules_off
 

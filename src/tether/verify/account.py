@@ -11,7 +11,7 @@ the claim and the window, ``roles`` leaves them out of word order, and
 
 from __future__ import annotations
 
-from ..text import lexicon
+from . import lexicon
 from .lexical import Prepared
 from .reading import read
 

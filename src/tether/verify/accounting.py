@@ -7,7 +7,7 @@ that the word binding them changed ("onto" for "off"). This layer reads the alig
 window for those three:
 
 - ``account`` (here): a claim word the window does not repeat must be licensed by a
-  window word (``tether.text.lexicon``: same lemma, synonym, or a hypernym the premise
+  window word (``lexicon``: same lemma, synonym, or a hypernym the premise
   states) or said by a rule of English (``wording_licences``, ``event_licences``).
   Otherwise, with a window word in its slot it is a *substitution* — contradicting
   when the two are exclusive (antonyms, co-hyponyms) — and without one an *added
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..text import lexicon
+from . import lexicon
 from .align import Alignment, Finding, anchors
 from .event_licences import (
     DO,

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..text import lexicon
 from ..text.terms import STOPWORDS, stem
+from . import lexicon
 from .align import Alignment, Effect, Finding, Gate, anchors, context_keys
 from .figures import Figure, same_figure
 from .lexical import _NUMBER_WORDS as _NUMBERS

@@ -8,7 +8,7 @@ noun ("a toddler" is a young child), a group said by its members, a piece by its
 
 from __future__ import annotations
 
-from ..text import lexicon
+from . import lexicon
 from .account import RELATION_WORDS
 from .align import Alignment
 from .lexical import Prepared

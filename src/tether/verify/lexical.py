@@ -17,10 +17,10 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from ..text import lexicon
 from ..text.fold import Collapsed, collapse, fold, translate
 from ..text.sentences import sentence_ranges
 from ..text.terms import STOPWORDS, stem
+from . import lexicon
 from .figures import NUMBER_WORDS, Figure, canon_number, extract_figures
 
 __all__ = [

@@ -5,7 +5,7 @@ second pass of ``reading.read``; docs/adr/0019-shallow-roles.md).
 
 from __future__ import annotations
 
-from ..text import lexicon
+from . import lexicon
 from .lexical import Prepared
 # The word lists stay in ``shallow``, where the shared English vocabulary replaces them.
 from .shallow import (

@@ -7,7 +7,7 @@ the accounting's licences (``event_licences``) read them alike.
 
 from __future__ import annotations
 
-from ..text import lexicon
+from . import lexicon
 from .lexical import Prepared
 from .shallow import BE, Reading
 

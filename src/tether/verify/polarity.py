@@ -15,8 +15,8 @@ shortest stretch holding the matched words, widened a little to catch "No X…" 
 
 from __future__ import annotations
 
-from ..text import lexicon
 from ..text.terms import NEGATION_WORDS
+from . import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..text import lexicon
+from . import lexicon
 from .account import RELATION_WORDS
 from .align import Alignment
 from .lexical import Prepared

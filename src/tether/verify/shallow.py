@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..text import lexicon
+from . import lexicon
 from .lexical import Prepared
 
 __all__ = ["Reading", "manner_adverb", "partners", "pos_of"]

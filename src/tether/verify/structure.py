@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..text import lexicon
+from . import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
 from .noun_phrases import (

@@ -5,7 +5,7 @@ predicate, read left to right from closed-class words and WordNet's parts of spe
 
 from __future__ import annotations
 
-from ..text import lexicon
+from . import lexicon
 from .lexical import Prepared
 # The word lists stay in ``shallow``, where the shared English vocabulary replaces them.
 from .shallow import (

@@ -8,7 +8,7 @@ them; ``rules.RULES`` names each).
 
 from __future__ import annotations
 
-from ..text import lexicon
+from . import lexicon
 from .account import (
     NEAR_BY,
     RELATION_WORDS,
