@@ -2,12 +2,13 @@
 
 Each rule is a licence (a claim word the window says in other words), a check that
 takes support away, or a frame around a verbatim piece. Its code lives where it reads
-the text (``account``, ``wording``, ``relations``, ``roles``, ``structure``,
-``polarity``, ``checks``, ``context``); this registry records what exists: a name, a
-one-line statement, one (claim, passage) pair the rule decides and one just past its
-limit, each with the outcome ``check`` gives. A verdict names the rules that decided it
-(``Check.rules``), and ``Settings.support_rules_off`` switches rules off to measure
-them (``bench/support_rules.py``).
+the text (``accounting``, ``wording_licences``, ``event_licences``, ``relations``,
+``roles``, ``structure``, ``polarity``, ``checks``, ``context``, ``core``); this
+registry records what exists: a name, a one-line statement, one (claim, passage) pair
+the rule decides and one just past its limit, each with the outcome ``check`` gives. A
+verdict names the rules that decided it (``Check.rules``), and
+``Settings.support_rules_off`` switches rules off to measure them
+(``bench/support_rules.py``).
 """
 
 from __future__ import annotations
