@@ -42,7 +42,7 @@ from pathlib import Path
 from tether.config import Settings
 from tether.evaluate.verifier import evaluate_pairs
 from tether.evaluate.verifier_report import render_text
-from tether.text import lexicon
+from tether.verify import lexicon
 from tether.text.sentences import sentence_ranges
 from tether.text.terms import STOPWORDS, stem
 from tether.verify import check, extract_figures

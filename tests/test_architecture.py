@@ -157,6 +157,29 @@ def test_no_long_functions():
     assert not long, "\n".join(long)
 
 
+# The support test is read rule by rule (docs/adr/0059-named-support-rules.md): each
+# module of verify/ one concern, each function one step.
+VERIFY_MODULE_LINES = 500
+VERIFY_FUNCTION_LINES = 60
+
+
+def test_the_support_test_stays_readable():
+    too_long = []
+    for path in sorted((PACKAGE / "verify").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if (n := len(text.splitlines())) > VERIFY_MODULE_LINES:
+            too_long.append(f"verify/{path.name}: {n} lines (at most {VERIFY_MODULE_LINES})")
+        too_long += [
+            f"verify/{path.name}:{node.lineno} {node.name}: {node.end_lineno - node.lineno + 1} lines"
+            f" (at most {VERIFY_FUNCTION_LINES})"
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno is not None
+            and node.end_lineno - node.lineno + 1 > VERIFY_FUNCTION_LINES
+        ]
+    assert not too_long, "\n".join(too_long)
+
+
 @pytest.mark.parametrize(
     ("module", "source"),
     [

@@ -41,6 +41,10 @@ class Settings:
     # passage must contain. Lowering it lets paraphrases through; raising it drops
     # correct sentences. Changing it is a decision, recorded in docs/adr.
     support_overlap: float = 0.66
+    # Rules of the support test switched off, comma-separated names from
+    # tether.verify.rules (ADR 0059): for measuring a rule, not for production. An
+    # unknown name is an error naming it. Env: TETHER_SUPPORT_RULES_OFF=name,name.
+    support_rules_off: str = ""
     # Passages are built from whole sentences up to about this many characters:
     # small enough that BM25 scores a focused unit, large enough to hold a fact with
     # its qualifiers.

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from tether.config import Settings
-from tether.text import lexicon
+from tether.verify import lexicon
 from tether.verify import check
-from tether.verify.account import account
+from tether.verify.accounting import account
 from tether.verify.align import align, best_windows
 from tether.verify.lexical import prepare
 

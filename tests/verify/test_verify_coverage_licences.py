@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tether.config import Settings
-from tether.text import lexicon
+from tether.verify import lexicon
 from tether.verify import check
 from tether.verify.lexical import prepare
 

@@ -9,7 +9,8 @@ import pytest
 
 MODULES = [
     "tether.verify", "tether.verify.core", "tether.verify.lexical", "tether.verify.figures",
-    "tether.verify.checks", "tether.verify.polarity", "tether.text.fold", "tether.evaluate.verifier",
+    "tether.verify.checks", "tether.verify.polarity", "tether.verify.shallow", "tether.verify.reading",
+    "tether.text.fold", "tether.evaluate.verifier",
 ]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tether.config import Settings
-from tether.text import lexicon
+from tether.verify import lexicon
 from tether.verify import check
 
 pytestmark = pytest.mark.skipif(not lexicon.available(), reason="WordNet not installed")

@@ -2,8 +2,7 @@
 
 Words, stems and stopwords (``terms``), length-preserving folding (``fold``),
 sentences (``sentences``), the English word lists, each written once (``english``),
-WordNet's synonyms, hypernyms and exclusive pairs (``lexicon``), what a question
-asks for: its kind and words a refusal can say (``asked``), what a question is
+what a question asks for: its kind and words a refusal can say (``asked``), what a question is
 about (``focus``), and strict JSON input (``jsonin``). It depends on no stage, so the guard, the
 verifier, the retriever and the generators all cut the same text the same way.
 """

@@ -41,6 +41,7 @@ class Finding:
     effect: Effect
     checker: str
     reason: str
+    rule: str  # the rule that fired (``rules.RULES``)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..text import lexicon
 from ..text.terms import STOPWORDS, stem
+from . import lexicon
 from .align import Alignment, Effect, Finding, Gate, anchors, context_keys
 from .figures import Figure, same_figure
 from .lexical import _NUMBER_WORDS as _NUMBERS
@@ -118,17 +118,7 @@ def check_figures(a: Alignment) -> list[Finding]:
             same = own + [g for g in same if g not in own]
         if same:
             used.add(id(same[0]))
-            if f.unit and not any(g.unit for g in same) and (word := _unit_unstated(a, f)):
-                # "the 13th hours" from "the 13th centuries": the unit is a claim word.
-                out.append(_missing(f"figure:{f.canon} {word}: '{word}' not in passage"))
-            elif not any(_qualifier_ok(f, g) for g in same):
-                out.append(_contra(f"figure:{_show(f)} vs {_show(same[0])} (qualifier)"))
-            elif f.year is not None and not any(g.year == f.year for g in same):
-                dated = [g.year for g in same if g.year is not None]
-                if dated:
-                    out.append(_contra(f"figure:{f.canon} is the {dated[0]} figure, not {f.year}"))
-                elif f.year not in years_here:
-                    out.append(_missing(f"figure:{f.canon} for {f.year} not in passage"))
+            out += _found_differs(a, f, same, years_here)
             continue
         slot = _slot(a, f, region)
         if slot is not None:
@@ -139,6 +129,23 @@ def check_figures(a: Alignment) -> list[Finding]:
             out.append(_missing(f"figure:{f.canon} not in passage"))
     return out
 
+
+
+def _found_differs(a: Alignment, f: Figure, same: list[Figure], years_here: set[str]) -> list[Finding]:
+    """The claim figure ``f``, found in the region (``same``): its unit, qualifier or
+    year may still differ."""
+    if f.unit and not any(g.unit for g in same) and (word := _unit_unstated(a, f)):
+        # "the 13th hours" from "the 13th centuries": the unit is a claim word.
+        return [_missing(f"figure:{f.canon} {word}: '{word}' not in passage")]
+    if not any(_qualifier_ok(f, g) for g in same):
+        return [_contra(f"figure:{_show(f)} vs {_show(same[0])} (qualifier)")]
+    if f.year is not None and not any(g.year == f.year for g in same):
+        dated = [g.year for g in same if g.year is not None]
+        if dated:
+            return [_contra(f"figure:{f.canon} is the {dated[0]} figure, not {f.year}")]
+        if f.year not in years_here:
+            return [_missing(f"figure:{f.canon} for {f.year} not in passage")]
+    return []
 
 _ONE = frozenset(("a", "an", "one", "another"))
 _JOINS = frozenset(("and",))
@@ -393,13 +400,13 @@ def _run_text(p: Prepared, run: tuple[int, int]) -> str:
     return p.text[p.starts[run[0]] : p.ends[run[1] - 1]]
 
 
-_CHECKERS = {"figure": "figures", "year": "years", "name": "names"}
+_CHECKERS = {"figure": "figures", "year": "years", "name": "names"}  # also the rules' names
 
 
 def _finding(effect: Effect, reason: str) -> Finding:
     kind = reason.split(":", 1)[0]
     gate: Gate = "figures" if kind == "figure" else "contradiction"
-    return Finding(gate, effect, _CHECKERS[kind], reason)
+    return Finding(gate, effect, _CHECKERS[kind], reason, _CHECKERS[kind])
 
 
 def _contra(reason: str) -> Finding:

@@ -17,11 +17,11 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from ..text import lexicon
 from ..text.english import NUMBER_WORDS as _NUMBER_WORDS
 from ..text.fold import Collapsed, collapse, fold, translate
 from ..text.sentences import sentence_ranges
 from ..text.terms import STOPWORDS, stem
+from . import lexicon
 from .figures import NUMBER_WORDS, Figure, canon_number, extract_figures
 
 __all__ = [

@@ -25,19 +25,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..text import lexicon
+from . import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
+from .noun_phrases import (
+    INDEFINITE_THINGS,
+    collective_members,
+    collocations,
+    counted_noun,
+    one_noun,
+    partitive_of,
+    predicate_noun,
+)
 from .polarity import negation_cues
+from .reading import read
+from .rules import RuleUse
 from .shallow import (
-    BE,
     LINKING,
     PREPOSITIONS,
     Reading,
     manner_adverb,
     partners,
     pos_of,
-    read,
 )
 
 __all__ = ["compare"]
@@ -54,14 +63,14 @@ Same = Callable[[int, int], bool]
 
 
 def _contra(reason: str) -> Finding:
-    return Finding("contradiction", "contradicts", "roles", reason)
+    return Finding("contradiction", "contradicts", "roles", reason, "structure-roles")
 
 
 class _Pair:
     """The claim and the window, read, with the word-matching rule."""
 
-    def __init__(self, a: Alignment, licensed: frozenset[str]) -> None:
-        self.a, self.c, self.p = a, a.claim, a.passage
+    def __init__(self, a: Alignment, licensed: frozenset[str], off: frozenset[str] = frozenset()) -> None:
+        self.a, self.c, self.p, self.off = a, a.claim, a.passage, off
         self.rc, self.rp = read(a.claim), read(a.passage, a.t0, a.t1)
         self.by_key: dict[str, list[int]] = {}
         for z in range(a.t0, a.t1):
@@ -108,7 +117,7 @@ class _Pair:
             return True
         # A collocation ending in the word ("table tennis", "ping pong"), on either side
         # or both: "a young woman" says "a girl", "eye liner" (eyeliner) "cosmetics".
-        ours, theirs = _collocations(c, x), _collocations(p, z)
+        ours, theirs = collocations(c, x), collocations(p, z)
         return any(lexicon.licenses(t, o) for o in ours for t in [*theirs, p.low[z]]) or any(
             lexicon.licenses(t, c.low[x]) for t in theirs
         )
@@ -121,23 +130,26 @@ class _Pair:
         return [z for z in range(self.a.t0, self.a.t1) if self.p.keys[z] and self._same(z, x)]
 
 
-def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Finding]]:
-    """(caps, findings) for the claim's structure against the window's."""
-    if len(a.claim.low) > MAX_WORDS:
-        return [f"roles:a sentence of {len(a.claim.low)} words is too long to read"], []
-    pair = _Pair(a, licensed)
+def compare(
+    a: Alignment, licensed: frozenset[str], off: frozenset[str] = frozenset()
+) -> tuple[list[RuleUse], list[Finding]]:
+    """(caps, findings) for the claim's structure against the window's (``off``: the
+    rules switched off)."""
+    if len(a.claim.low) > MAX_WORDS and "structure-roles" not in off:
+        return [RuleUse("structure-roles", f"roles:a sentence of {len(a.claim.low)} words is too long to read")], []
+    pair = _Pair(a, licensed, off)
     c, rc = pair.c, pair.rc
-    caps: list[str] = []
+    caps: list[RuleUse] = []
     findings: list[Finding] = []
     nouns: list[int] = []
     for x, k in enumerate(c.keys):
         if k is None and rc.tag[x] == "V":
             # A verb that is a stop word ("had"): compared with the same word's uses.
             zs = [z for z in range(a.t0, a.t1) if pair.p.low[z] == c.low[x] and pair.rp.tag[z] == "V"]
-            if zs:
+            if zs and "structure-roles" not in off:
                 reason, swapped = _arguments(pair, x, zs)
                 if reason is not None:
-                    caps.append(reason)
+                    caps.append(RuleUse("structure-roles", reason))
                     if swapped:
                         findings.append(_contra(reason))
             continue
@@ -145,23 +157,24 @@ def compare(a: Alignment, licensed: frozenset[str]) -> tuple[list[str], list[Fin
             continue
         if _copula(c, rc, x):
             continue  # "a face which looks funny": what is said is "funny", read as a predicate
-        if rc.tag[x] == "M" and _one_noun(c, x) and all(pair._same(z, x + 1) for z in pair.places(x)):
+        if rc.tag[x] == "M" and one_noun(c, x) and all(pair._same(z, x + 1) for z in pair.places(x)):
             continue  # "a wind instrument" is one noun, read at its head, which "a flute" says
         if rc.tag[x] in ("N", "M"):
             nouns.append(x)
         zs = pair.places(x)
         if not zs:
             continue
-        if rc.tag[x] == "V" and (flip := _negated_verb(pair, x, zs)) is not None:
-            findings.append(Finding("contradiction", "contradicts", "polarity", flip))
-            caps.append(flip)
+        if rc.tag[x] == "V" and "negated-verb" not in off and (flip := _negated_verb(pair, x, zs)) is not None:
+            findings.append(Finding("contradiction", "contradicts", "polarity", flip, "negated-verb"))
+            caps.append(RuleUse("negated-verb", flip))
             continue
-        reason, swapped = _word(pair, x, zs)
+        reason, swapped = _word(pair, x, zs) if "structure-roles" not in off else (None, False)
         if reason is not None:
-            caps.append(reason)
+            caps.append(RuleUse("structure-roles", reason))
             if swapped:
                 findings.append(_contra(reason))
-    caps += _said_more_often(pair, nouns)
+    if "said-once" not in off:
+        caps += [RuleUse("said-once", cap) for cap in _said_more_often(pair, nouns)]
     return caps, findings
 
 
@@ -204,7 +217,7 @@ def _said_more_often(pair: _Pair, nouns: list[int]) -> list[str]:
     used: set[int] = set()
     out: list[str] = []
     for x in nouns:
-        if _predicate_noun(c, pair.rc, x):
+        if predicate_noun(c, pair.rc, x):
             continue  # "the busker is a flute player" names the busker again
         if collective_members(c, pair.rc, x) >= 0 or partitive_of(c, pair.rc, x) >= 0:
             continue  # "a group of men" is said by its members' noun, "a piece of bread" by "bread"
@@ -278,9 +291,13 @@ def _part_differs(pair: _Pair, x: int, zs: list[int], found: set[str | None]) ->
     clash = (tag == "V" and found <= {"N", "M"}) or (tag == "N" and found <= {"V", "M"}) or (
         tag == "M" and found <= {"V", "N"}
     )
-    if not clash or _compound(pair, x, zs) or _relative_verb(pair, x, zs) or _participle_after(pair, x, zs):
+    if not clash:
         return None
-    if _doer_compound(pair, x, zs):
+    licences = (
+        ("compound-phrase", _compound), ("relative-verb", _relative_verb),
+        ("participle-after", _participle_after), ("doer-compound", _doer_compound),
+    )  # fmt: skip
+    if any(name not in pair.off and said(pair, x, zs) for name, said in licences):
         return None
     z = zs[0]
     return (
@@ -435,71 +452,3 @@ def _head_differs(pair: _Pair, x: int, zs: list[int]) -> str | None:
     return f"roles:'{c.low[x]}' qualifies '{c.low[h]}' in the sentence, '{p.low[heads[0]]}' in the passage"
 
 
-# Indefinite pronouns for a thing: any noun for a thing says them.
-INDEFINITE_THINGS = frozenset(("something",))
-# Nouns that name a number of their members: "a group of men" is some men.
-_COLLECTIVE = frozenset(("group",))
-
-
-def collective_members(t: Prepared, r: Reading, x: int) -> int:
-    """For "a group of <plural>" at ``x``, the plural's token, else -1."""
-    if not set(lexicon.lemmas(t.low[x], "n")) & _COLLECTIVE or t.low[x].endswith("s"):
-        return -1
-    if x + 2 >= len(t.low) or t.low[x + 1] != "of" or t.clause[x + 2] != t.clause[x]:
-        return -1
-    for w in range(x + 2, min(len(t.low), x + 5)):
-        if r.tag[w] == "N":
-            plural = any(base != t.low[w] for base in lexicon.lemmas(t.low[w], "n"))
-            return w if plural else -1
-    return -1
-
-
-def _one_noun(t: Prepared, x: int) -> bool:
-    """Token ``x`` and the next are one noun in WordNet ("wind instrument", "panda
-    bear")."""
-    return x + 1 < len(t.low) and bool(_collocations(t, x + 1)) and any(
-        w.split("_")[0] == t.low[x] or w.split("-")[0] == t.low[x] for w in _collocations(t, x + 1)
-    )
-
-
-def _predicate_noun(t: Prepared, r: Reading, x: int) -> bool:
-    """Noun ``x`` is the complement of "is/are a …" ("is a flute player")."""
-    y = x - 1
-    while y >= 0 and (r.tag[y] == "M" or t.low[y] in ("a", "an")):
-        y -= 1
-    return y < x - 1 and y >= 0 and t.low[y] in BE
-
-
-def partitive_of(t: Prepared, r: Reading, x: int) -> int:
-    """For "a piece of <noun>" at ``x`` (singular: "a piece of paper"), the noun's token,
-    else -1."""
-    if t.low[x] != "piece" or x + 2 >= len(t.low) or t.low[x + 1] != "of":
-        return -1
-    for w in range(x + 2, min(len(t.low), x + 4)):
-        if t.clause[w] != t.clause[x]:
-            return -1
-        if r.tag[w] == "N":
-            return w if t.low[w] in lexicon.lemmas(t.low[w], "n") else -1
-    return -1
-
-
-def counted_noun(t: Prepared, z: int) -> bool:
-    """Noun ``z`` is counted ("a tomato", "one loaf"), not said as a mass ("bread",
-    "some paper"): a piece of a tomato is not the tomato."""
-    y = z - 1
-    while y >= 0 and t.keys[y] is not None and z - y < 4:
-        y -= 1
-    return y >= 0 and t.low[y] in ("a", "an", "one")
-
-
-def _collocations(t: Prepared, x: int) -> list[str]:
-    """The collocations WordNet knows that end at token ``x`` (two words: "table
-    tennis") or that ``x`` heads with "of" ("body of water"), in their spellings."""
-    found = []
-    if x > 0 and t.keys[x - 1] is not None and t.clause[x - 1] == t.clause[x]:
-        found.append(f"{t.low[x - 1]}_{t.low[x]}")
-        if not lexicon.lemmas(t.low[x - 1], "a"):
-            found.append(t.low[x - 1] + t.low[x])  # "eye liner" is "eyeliner", "a gray beard" no graybeard
-    if x + 2 < len(t.low) and t.low[x + 1] == "of" and t.keys[x + 2] is not None and t.clause[x + 2] == t.clause[x]:
-        found.append(f"{t.low[x]}_of_{t.low[x + 2]}")
-    return [w for joined in found for w in (joined, joined.replace("_", "-")) if lexicon.lemmas(w, "n")]

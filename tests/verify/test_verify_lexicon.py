@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tether.text import lexicon
+from tether.verify import lexicon
 
 
 @pytest.fixture(scope="module", autouse=True)
