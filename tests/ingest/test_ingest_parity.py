@@ -35,7 +35,8 @@ from tether import ids
 from tether.config import Settings
 from tether.ingest import segment, structure
 from tether.ingest.extract import extract_file
-from tether.ingest.sources import Metadata, build_document
+from tether.ingest.files import Metadata
+from tether.ingest.plan import build_document
 from tether.store.rows import flag_column
 from tether.text import instructions, sentences
 
