@@ -27,10 +27,8 @@ from ...errors import ExtractionError, LimitExceeded
 from ...text.instructions import comment_bodies
 from ...text.sentences import sentence_spans
 from .base import Extracted, cap_title
-from .htmlstream import BLOCK as _BLOCK
-from .htmlstream import FENCE, reads_as_prose
-from .htmlstream import SKIP_TEXT as _SKIP_TEXT
 from .htmlstream import stream_html
+from .htmltext import BLOCK, FENCE, HEADINGS, KEEPS_LINES, SKIP_TEXT, reads_as_prose
 from .visibility import NEVER_RENDERED, hidden_element, hidden_text_flags
 from .limits import gunzip
 from .sniff import HTML, clean, decode, lookup, split_bom
@@ -369,26 +367,22 @@ def _mark_terms(root: Any) -> None:
     in the text afterwards instead, a short term found again further on (a nested list
     of values, ``dunno``) would pull the matching past every term before it."""
     level = 0
-    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6", "dl", "dt", "dd"):
+    for element in root.iter(*HEADINGS, "dl", "dt", "dd"):
         if element.tag in ("dl", "dd"):
             # Trafilatura reads a <dl> as a list: its <dd>s as items, any other
             # child (a marked term) moved after them all.
             element.tag = "div"
             continue
         if element.tag != "dt":
-            level = int(element.tag[1])
+            level = HEADINGS[element.tag]
             continue
         element.tag = "p"
         if element.text_content().strip():
             _set_text(element, "text", "#" * min(6, level + 1) + " " + (element.text or "").lstrip())
 
 
-# Elements whose text keeps its line breaks (and every element inside them).
-_KEEPS_LINES = frozenset(["pre", "textarea", "plaintext", "xmp", "listing"])
-
-
 def _collapse_source_whitespace(root: Any) -> None:
-    """Collapse every run of whitespace in the tree's text outside ``_KEEPS_LINES`` to
+    """Collapse every run of whitespace in the tree's text outside ``KEEPS_LINES`` to
     one space, in place (iteratively, so depth cannot overflow)."""
     from lxml import etree  # type: ignore[import-untyped, unused-ignore]
 
@@ -396,11 +390,11 @@ def _collapse_source_whitespace(root: Any) -> None:
     for event, element in etree.iterwalk(root, events=("start", "end")):
         tag = element.tag.lower() if isinstance(element.tag, str) else ""
         if event == "start":
-            keeping += tag in _KEEPS_LINES
+            keeping += tag in KEEPS_LINES
             if not keeping and element.text and isinstance(element.tag, str):
                 _set_text(element, "text", _collapse(element.text))
         else:
-            keeping -= tag in _KEEPS_LINES
+            keeping -= tag in KEEPS_LINES
             if not keeping and element.tail:
                 _set_text(element, "tail", _collapse(element.tail))
 
@@ -485,10 +479,10 @@ def _headings(root: Any) -> list[tuple[int, str, Any]]:
     """The page's ``h1``-``h6`` in document order, as (level, whitespace-collapsed
     text, element)."""
     found = []
-    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+    for element in root.iter(*HEADINGS):
         label = " ".join(element.text_content().split())
         if label:
-            found.append((int(element.tag[1]), label, element))
+            found.append((HEADINGS[element.tag], label, element))
     return found
 
 
@@ -515,7 +509,7 @@ def _text_after(element: Any) -> str:
         while sibling is not None and steps < _ANCHOR_STEPS:
             steps += 1
             tag = sibling.tag.lower() if isinstance(sibling.tag, str) else ""
-            if (tag and tag not in _SKIP_TEXT and not hidden_element(tag, sibling.attrib)
+            if (tag and tag not in SKIP_TEXT and not hidden_element(tag, sibling.attrib)
                     and any(enough(p) for p in sibling.itertext())):
                 return " ".join(words)[:_ANCHOR]
             if enough(sibling.tail):
@@ -640,17 +634,17 @@ def _plain_text(root: Any) -> str:
     for event, element in etree.iterwalk(root, events=("start", "end")):
         tag = element.tag.lower() if isinstance(element.tag, str) else ""
         if event == "start":
-            if tag in _SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
+            if tag in SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
                 skipping += 1
             elif not skipping:
-                if tag in _BLOCK:
+                if tag in BLOCK:
                     parts.append("\n")
                 if element.text:
                     parts.append(_collapse(element.text))
         else:
-            if tag in _SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
+            if tag in SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
                 skipping -= 1
-            elif not skipping and tag in _BLOCK:
+            elif not skipping and tag in BLOCK:
                 parts.append("\n")
             if not skipping and element.tail:
                 parts.append(_collapse(element.tail))
