@@ -280,6 +280,8 @@ def _pool_size(jobs: list[tuple[int, FileJob]], workers: int) -> int:
 
 def _context() -> multiprocessing.context.BaseContext:
     # Spawned, never forked from this process, which may hold store connections and
-    # threads (the progress bar, a connection pool); and children of this process
-    # itself (not of a fork server), so the parent-death signal reaches them.
+    # threads (the progress bar, a connection pool), and whose pool recycles workers
+    # (refused with fork); and children of this process itself, not of a forkserver,
+    # so the parent-death signal reaches them (a forkserver's outlived a SIGKILLed
+    # ingest: ADR 0061).
     return multiprocessing.get_context("spawn")
