@@ -30,6 +30,7 @@ from pathlib import Path
 from tether.config import Settings
 from tether.ingest.extract import extract_bytes
 from tether.ingest.extract import html as tree_path
+from tether.ingest.extract.htmlpage import decode_html
 
 TREE = Settings(html_full_extract_max_bytes=1 << 40)
 STREAM = Settings(html_full_extract_max_bytes=0)
@@ -63,7 +64,7 @@ def _fallback(data: bytes) -> str:
     """The tree path's all-visible-text reading (used when trafilatura finds nothing)."""
     from lxml import html as lxml_html  # type: ignore[import-untyped, unused-ignore]
 
-    page = tree_path.decode_html(data, "page", None)
+    page = decode_html(data, "page", None)
     parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                   huge_tree=True)
     return tree_path._plain_text(lxml_html.document_fromstring(page.encode("utf-8", "surrogatepass"),

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import LimitExceeded
+from .htmlpage import refuse_cut_parse
 from .htmltext import BLOCK, FENCE, HEADINGS, NAVIGATION, SKIP_TEXT, reads_as_prose
 from .visibility import hidden_element
 
@@ -267,14 +267,7 @@ def stream_html(html: str | bytes, *, name: str = "<html>") -> Streamed:
     if not html:
         parser.feed(b" ")
     parser.close()
-    if any("ERR_RESOURCE_LIMIT" in str(entry) or "Excessive depth" in str(entry)
-           for entry in parser.error_log):
-        raise LimitExceeded(
-            f"{name}: HTML is nested deeper than the HTML parser reads (at most 2,048 "
-            "elements)",
-            hint="no setting makes it readable: set max_html_depth to 2048 or less to "
-            "refuse such pages before they are parsed",
-        )
+    refuse_cut_parse(parser, name)
     title = target.og_title or "".join(target.title_parts) or "".join(target.h1_parts)
     return Streamed(text="\n".join(line for line in target.lines if line is not None), title=title or None, hidden=target.hidden,
                     headings=target.headings)
