@@ -3,7 +3,7 @@
     python bench/bench_prepare.py /tmp/corpus/text       # a folder of .txt/.md files
     python bench/bench_prepare.py /tmp/corpus/text --rounds 7
 
-``sources.prepare_file`` is what an ingest worker does with a file: read it, hash it,
+``plan.prepare_file`` is what an ingest worker does with a file: read it, hash it,
 extract its text, cut passages and sentences, detect instruction-like text, build the
 passage records (no store). This bench runs it in this process over every file of the
 folder, and, in the same rounds, the floor: the same files read and SHA-256 hashed.
@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 
 from tether.config import Settings
-from tether.ingest.sources import FileJob, Metadata, plan_file, prepare_file
+from tether.ingest.files import Metadata
+from tether.ingest.plan import FileJob, plan_file, prepare_file
 from tether.store import open_store
 
 

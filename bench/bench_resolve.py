@@ -40,7 +40,7 @@ from tether import ids
 from tether.cli.demo import build_demo_store, demo_dir
 from tether.ingest.reindex import reindex
 from tether.text.sentences import sentence_spans
-from tether.ingest.sources import build_passages
+from tether.ingest.plan import build_passages
 from tether.ops.cite import Resolution, answer_citations, resolve
 from tether.records import Citation, Document, Version
 from tether.store import Store

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from tether import ids
-from tether.ingest.sources import build_passages
+from tether.ingest.plan import build_passages
 from tether.records import Document, Passage, Version
 from tether.retrieve.search import query_terms
 from tether.store import Store

@@ -47,7 +47,8 @@ from tether.ingest import segment
 from tether.ingest.extract import extract_file, read_file
 from tether.ingest.extract import html as html_extract
 from tether.ingest.reindex import reindex
-from tether.ingest.sources import Metadata, ingest_bytes, ingest_file
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_bytes, ingest_file
 from tether.ops.cite import resolve
 from tether.store.sqlite import SQLiteStore
 from tether.text.sentences import sentence_spans
@@ -93,8 +94,8 @@ def speed(files: dict[str, list[Path]], rounds: int) -> None:
                 mp = pytest.MonkeyPatch()
                 if name == "released":
                     _released(mp)
-                from tether.ingest import sources  # the name build_passages calls
-                spans = sources.passage_spans
+                from tether.ingest import plan  # the name build_passages calls
+                spans = plan.passage_spans
                 texts = [extract_file(p, settings=settings).text for p in paths]
                 seconds, n = _cpu(lambda spans=spans, texts=texts: sum(
                     len(spans(t, max_chars=settings.passage_chars)) for t in texts))

@@ -5,9 +5,9 @@
 
 What bounds plain-text ingest on two cores is the one writer (the workers keep ahead
 of it after their first chunk). This bench takes the workers out: it prepares every
-file of the folder in this process first (``sources.prepare_file``, untimed), passes
+file of the folder in this process first (``plan.prepare_file``, untimed), passes
 each result through pickle as a worker's result travels, then times
-``sources.write_prepared`` of them all into a new SQLite store in batches of 64 files
+``write.write_prepared`` of them all into a new SQLite store in batches of 64 files
 (``store.batch``, as ``ingest.parallel`` commits them). Figures: CPU and wall seconds,
 the best of the rounds, beside the floor of the same run: the same text inserted into a
 bare FTS5 table (``bench_ingest.fts5_floor``: one transaction, ~600-character rows).
@@ -29,7 +29,8 @@ from bench_prepare import _jobs
 
 from tether.config import Settings
 from tether.ingest.parallel import _BATCH_FILES  # the files a batch commits at most
-from tether.ingest.sources import prepare_file, write_prepared
+from tether.ingest.plan import prepare_file
+from tether.ingest.write import write_prepared
 from tether.store.sqlite import SQLiteStore
 
 

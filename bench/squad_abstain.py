@@ -36,7 +36,8 @@ from typing import Any
 
 from tether.config import Settings
 from tether.facade import Tether
-from tether.ingest.sources import Metadata, ingest_bytes
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_bytes
 from tether.records import Answer
 from tether.retrieve.calibrate import calibrate, describe, save_calibration
 from tether.retrieve.probe import DEFAULT_THRESHOLD

@@ -32,7 +32,7 @@ from tether.evaluate import load_golden, load_labels, run_eval
 from tether.text.fold import loose_fold as fold
 from tether.evaluate.report import render_html
 from tether.text.sentences import split_sentences
-from tether.ingest.sources import Metadata, load_manifest
+from tether.ingest.files import Metadata, load_manifest
 from tether.retrieve.search import retrieve
 
 HERE = Path(__file__).resolve().parent

@@ -4,7 +4,7 @@ citation cut from it exactly as the guard cuts one."""
 from __future__ import annotations
 
 from tether import ids
-from tether.ingest.sources import build_passages
+from tether.ingest.plan import build_passages
 from tether.records import Citation, Document, Passage, Version
 from tether.store import Store
 

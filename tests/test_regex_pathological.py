@@ -122,7 +122,7 @@ WINDOWED = {
 def test_the_scan_finds_the_package_patterns() -> None:
     assert len(PATTERNS) >= 100
     assert set(WINDOWED) <= set(PATTERNS)
-    for where in ("tether.text.sentences._BOUNDARY", "tether.text.fold._QUOTE_MARK", "tether.ingest.extract.html._TAG",
+    for where in ("tether.text.sentences._BOUNDARY", "tether.text.fold._QUOTE_MARK", "tether.ingest.extract.htmlpage._TAG",
                   "tether.instructions.rules._DIRECTIVE_BEFORE", "tether.generate.assemble._MARKER"):
         assert where in PATTERNS, where
 

@@ -22,7 +22,7 @@ from .errors import (
     TetherError,
     UnsupportedInput,
 )
-from .ingest.sources import IngestResult, Metadata
+from .ingest.files import IngestResult, Metadata
 from .records import (
     Answer,
     AnswerSentence,

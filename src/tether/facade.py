@@ -21,7 +21,7 @@ from .ingest.parallel import Done as Progress
 from .ingest.parallel import ingest_files
 from .ingest.reindex import Reindexed
 from .ingest.reindex import reindex as reindex_store
-from .ingest.sources import IngestResult, Metadata
+from .ingest.files import IngestResult, Metadata
 from .modes import ModesSpec, resolve_modes
 from .ops.apikeys import hash_key
 from .records import PUBLIC, Answer, Citation, Document, Hit, Version

@@ -1,10 +1,14 @@
 """Worker processes: how many cores there are, how a worker starts, one forked map.
 
-Ingest *spawns* its workers (``ingest.parallel``): its process may hold store
-connections and threads, which a fork would copy. ``tether verify`` *forks* them
-(``forked_map``): that process holds neither, and a fork hands each worker what the
-parent already built (the passages' index, the prepared passages, WordNet's maps)
-instead of building it again in every worker.
+Three start methods, one per constraint (measured in docs/adr/0061). Ingest *spawns*
+its workers (``ingest.parallel``): its process may hold store connections and threads,
+which a fork would copy, its pool recycles workers (which ``ProcessPoolExecutor``
+refuses with fork), and the workers of a forkserver would outlive a killed ingest.
+``tether verify`` *forks* them (``forked_map``): that process holds neither, and a fork
+hands each worker what the parent already built (the passages' index, the prepared
+passages, WordNet's maps) instead of building it again in every worker. The service
+forks a request's child from a *forkserver* (``service.isolate``): its process holds
+threads, and a spawn per request would cost about three times the start.
 
 Ctrl-C is the parent's to handle: it reaches the whole foreground process group, and a
 worker interrupted too would print a traceback of its own. So a worker is started with

@@ -29,7 +29,7 @@ def corpus(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def tether(tmp_path: Path, corpus: Path):
-    from tether.ingest.sources import load_manifest
+    from tether.ingest.files import load_manifest
 
     t = Tether(tmp_path / "t.db", settings=Settings())
     entries = load_manifest(corpus / "manifest.json")

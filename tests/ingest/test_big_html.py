@@ -23,7 +23,8 @@ from tether import ids
 from tether.config import Settings, load_settings
 from tether.errors import ConfigError, InputError, LimitExceeded
 from tether.ingest.extract import extract_bytes, read_file
-from tether.ingest.sources import Metadata, ingest_bytes, ingest_file
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_bytes, ingest_file
 from tether.ops.cite import resolve
 from tether.store.sqlite import SQLiteStore
 from tether.text.sentences import sentence_spans

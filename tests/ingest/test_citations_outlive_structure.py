@@ -23,12 +23,13 @@ from citehelp import cite
 import tether
 from tether import ids
 from tether.config import Settings
-from tether.ingest import sources
+from tether.ingest import plan
 from tether.ingest.extract import html as html_extract
 from tether.ingest.extract import read_file
 from tether.ingest.reindex import reindex
 from tether.ingest.segment import Cut
-from tether.ingest.sources import Metadata, ingest_bytes, ingest_file
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_bytes, ingest_file
 from tether.ops.cite import resolve
 from tether.store.sqlite import SQLiteStore
 from tether.text import sentences
@@ -77,7 +78,7 @@ def _released_passage_spans(text: str, *, max_chars: int, breaks: Sequence[int] 
 
 def _released_code_path(monkeypatch: pytest.MonkeyPatch) -> None:
     # Released passages had no heading path: the released spans, as cuts without one.
-    monkeypatch.setattr(sources, "passage_spans", lambda text, **kw: [
+    monkeypatch.setattr(plan, "passage_spans", lambda text, **kw: [
         Cut(s.start, s.end) for s in _released_passage_spans(text, **kw)])
     # The released line rule: an indented or short line always ended a sentence.
     monkeypatch.setattr(sentences, "_hyphenated", lambda text, end, nxt: False)

@@ -181,7 +181,8 @@ def test_plain_text_title(tmp_path: Path, settings: Settings, source: str, title
 
 
 def test_a_text_file_without_a_title_is_named_after_the_file(tmp_path: Path, settings: Settings) -> None:
-    from tether.ingest.sources import Metadata, ingest_file
+    from tether.ingest.files import Metadata
+    from tether.ingest.write import ingest_file
     from tether.store.sqlite import SQLiteStore
 
     path = write(tmp_path / "acetone-notes.txt", b"Acetone is a colourless liquid that burns easily.")

@@ -15,7 +15,8 @@ from lxml import html as lxml_html
 from tether.config import Settings
 from tether.ingest.extract import html as html_extract
 from tether.ingest.extract.html import HTML_EXTRACTOR
-from tether.ingest.sources import Metadata, ingest_file
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_file
 from tether.ops.cite import resolve
 from tether.store.sqlite import SQLiteStore
 from tether.text.sentences import sentence_spans

@@ -9,7 +9,7 @@ import pytest
 
 from tether.config import Settings
 from tether.ingest.extract import extract_bytes
-from tether.ingest.extract.htmlstream import FENCE, reads_as_prose
+from tether.ingest.extract.htmltext import FENCE, reads_as_prose
 from tether.ingest.structure import outline
 
 TREE = Settings()

@@ -20,7 +20,7 @@ from tether import Tether
 from tether.config import Settings
 from tether.errors import InputError
 from tether.ingest.extract import extract_bytes
-from tether.ingest.extract.html import CharsetWarning, _declared_encoding, decode_html
+from tether.ingest.extract.htmlpage import CharsetWarning, _declared_encoding, decode_html
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 

@@ -11,7 +11,8 @@ import pytest
 
 from tether import Tether
 from tether.config import Settings
-from tether.ingest.sources import Metadata, ingest_bytes
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_bytes
 
 PAGE = (
     "<html><body><article><h1>Boiler B2</h1><p>Boiler B2 is serviced every 6 months by the "

@@ -36,7 +36,8 @@ from tether.config import Settings
 from tether.instructions import detect as instructions
 from tether.ingest import segment, structure
 from tether.ingest.extract import extract_file
-from tether.ingest.sources import Metadata, build_document
+from tether.ingest.files import Metadata
+from tether.ingest.plan import build_document
 from tether.store.rows import flag_column
 from tether.text import sentences
 

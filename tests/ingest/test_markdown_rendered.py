@@ -17,7 +17,8 @@ import tether
 from tether.config import Settings
 from tether.ingest.extract import EXTRACTORS, MARKDOWN, extract_bytes
 from tether.ingest.extract.text import TextExtractor, markdown_title
-from tether.ingest.sources import Metadata, ingest_file
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_file
 from tether.ops.cite import resolve
 from tether.store.sqlite import SQLiteStore
 from tether.text.sentences import sentence_spans

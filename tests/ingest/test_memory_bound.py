@@ -10,7 +10,7 @@ import pytest
 from tether.config import Settings, load_settings
 from tether.errors import ConfigError
 from tether.ingest.parallel import ingest_files
-from tether.ingest.sources import Metadata
+from tether.ingest.files import Metadata
 from tether.store.sqlite import SQLiteStore
 
 from .test_big_html import big_page

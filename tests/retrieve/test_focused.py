@@ -6,7 +6,8 @@ import pytest
 
 from tether.config import Settings
 from tether.facade import Tether
-from tether.ingest.sources import Metadata, ingest_bytes
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_bytes
 from tether.records import Document, Hit, Passage
 from tether.retrieve.focused import collapse, refine
 from tether.retrieve.search import retrieve

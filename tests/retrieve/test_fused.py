@@ -16,7 +16,8 @@ from tether import readers
 from tether.config import Settings, load_settings
 from tether.errors import ConfigError
 from tether.facade import Tether
-from tether.ingest.sources import Metadata, ingest_bytes
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_bytes
 from tether.readers import Embedder
 from tether.retrieve.fused import PassageVectors, fuse, fused_retrieve, passage_text, ranked
 from tether.retrieve.search import retrieve

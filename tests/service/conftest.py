@@ -27,7 +27,8 @@ from starlette.testclient import TestClient
 
 from tether import Tether
 from tether.config import Settings
-from tether.ingest.sources import Metadata, ingest_bytes
+from tether.ingest.files import Metadata
+from tether.ingest.write import ingest_bytes
 from tether.ops.apikeys import hash_key
 from tether.service import create_app
 

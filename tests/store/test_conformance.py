@@ -18,7 +18,7 @@ import pytest
 from tether import ids
 from tether.config import Settings
 from tether.facade import Tether
-from tether.ingest.sources import build_passages
+from tether.ingest.plan import build_passages
 from tether.records import Document, Region, Version
 from tether.retrieve.search import query_terms
 

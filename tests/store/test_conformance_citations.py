@@ -3,7 +3,7 @@ behaviour every store backend must share (runs on each backend in ``BACKENDS``).
 
 from citehelp import cite, put_text
 
-from tether.ingest.sources import build_passages
+from tether.ingest.plan import build_passages
 
 TEXT = "Methanol boils at 64.7 °C. It is toxic.\n\nStore it cool. Keep it shut."
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from tether import ids
-from tether.ingest.sources import build_passages
+from tether.ingest.plan import build_passages
 from tether.ops.cite import resolve
 from tether.ops.documents import removal_of, remove_document, summaries, summary
 from tether.records import Citation, Document, Version

@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 from tether import ids
-from tether.ingest.sources import build_passages
+from tether.ingest.plan import build_passages
 from tether.records import Document, Version
 from tether.store.sqlite import SQLiteStore
 
@@ -88,7 +88,8 @@ def test_passages_from_a_worker_are_stored_as_the_records_they_stand_for(tmp_pat
     import pickle
 
     from tether.config import Settings
-    from tether.ingest.sources import Metadata, build_document
+    from tether.ingest.files import Metadata
+    from tether.ingest.plan import build_document
     from tether.records import SlicedPassages
 
     text = "# Title\n\n" + _text("alpha", 9) + "\n\n## Part\n\n" + _text("beta", 7)

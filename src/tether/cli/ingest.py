@@ -22,7 +22,7 @@ from rich.progress import (
 
 from ..errors import InputError
 from ..ingest.batch import collect_files
-from ..ingest.sources import SKIP_REASONS, IngestResult, Metadata, Skipped
+from ..ingest.files import SKIP_REASONS, IngestResult, Metadata, Skipped
 from ..records import KINDS
 from ._common import UTF8_TEXT, cli, db_option, open_tether
 from .render import printable

@@ -30,7 +30,7 @@ from typing import Any
 
 from .. import ids
 from ..errors import InputError
-from ..ingest.sources import load_manifest
+from ..ingest.files import load_manifest
 from ..records import Document
 
 __all__ = ["GoldenItem", "Labels", "Planted", "doc_matches", "load_golden", "load_labels"]

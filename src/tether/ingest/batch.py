@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .sources import IngestResult, Metadata, Skipped, iter_files, load_manifest, manifest_failures
+from .files import IngestResult, Metadata, Skipped, iter_files, load_manifest, manifest_failures
 
 __all__ = ["FileBatch", "collect_files"]
 

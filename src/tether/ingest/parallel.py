@@ -2,7 +2,7 @@
 
 The parent plans every file (a file the store's record says is unchanged is done on
 its ``stat`` alone), hands the rest to a pool of ``workers`` processes that read,
-extract, detect and segment them (``sources.prepare_file``: no store in there), and
+extract, detect and segment them (``plan.prepare_file``: no store in there), and
 writes each document itself, in its own transaction, in the order the files were
 given; while workers prepare the next files, their transactions are savepoints of
 one batch that commits them together, at most every quarter second (``_write``,
@@ -31,15 +31,9 @@ from typing import Any
 from ..config import Settings
 from ..store import Store
 from ..workers import default_workers, interrupts_held, start_worker
-from .sources import (
-    FileJob,
-    IngestResult,
-    Metadata,
-    Prepared,
-    plan_file,
-    prepare_file,
-    write_prepared,
-)
+from .files import IngestResult, Metadata
+from .plan import FileJob, Prepared, plan_file, prepare_file
+from .write import write_prepared
 
 __all__ = ["ingest_files"]
 
@@ -286,6 +280,8 @@ def _pool_size(jobs: list[tuple[int, FileJob]], workers: int) -> int:
 
 def _context() -> multiprocessing.context.BaseContext:
     # Spawned, never forked from this process, which may hold store connections and
-    # threads (the progress bar, a connection pool); and children of this process
-    # itself (not of a fork server), so the parent-death signal reaches them.
+    # threads (the progress bar, a connection pool), and whose pool recycles workers
+    # (refused with fork); and children of this process itself, not of a forkserver,
+    # so the parent-death signal reaches them (a forkserver's outlived a SIGKILLed
+    # ingest: ADR 0061).
     return multiprocessing.get_context("spawn")

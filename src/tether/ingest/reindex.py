@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..errors import InputError
 from ..records import Document
 from ..store import Store
-from .sources import sliced_passages
+from .plan import sliced_passages
 
 __all__ = ["Reindexed", "reindex"]
 

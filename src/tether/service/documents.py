@@ -30,7 +30,8 @@ from starlette.datastructures import UploadFile
 from .. import deadline, ids
 from ..errors import InputError, NotFound, UnsupportedInput
 from ..ingest.extract import SUPPORTED_EXTENSIONS
-from ..ingest.sources import Metadata, ingest_bytes
+from ..ingest.files import Metadata
+from ..ingest.write import ingest_bytes
 from ..ops.documents import (
     WriterStore,
     may_write,

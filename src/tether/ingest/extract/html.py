@@ -16,75 +16,27 @@ from __future__ import annotations
 
 import bisect
 import codecs
-import encodings.cp1252
 import logging
 import re
-import warnings
 from typing import Any
 
 from ...config import Settings
-from ...errors import ExtractionError, LimitExceeded
+from ...errors import ExtractionError
 from ...instructions.detect import comment_bodies
 from ...text.sentences import sentence_spans
 from .base import Extracted, cap_title
-from .htmlstream import BLOCK as _BLOCK
-from .htmlstream import FENCE, reads_as_prose
-from .htmlstream import SKIP_TEXT as _SKIP_TEXT
+from .htmlpage import check_html_depth, read_page, refuse_cut_parse
 from .htmlstream import stream_html
+from .htmltext import BLOCK, FENCE, HEADINGS, KEEPS_LINES, SKIP_TEXT, reads_as_prose
 from .visibility import NEVER_RENDERED, hidden_element, hidden_text_flags
 from .limits import gunzip
-from .sniff import HTML, clean, decode, lookup, split_bom
+from .sniff import HTML, clean
 
-__all__ = ["HTML_EXTRACTOR", "CharsetWarning", "HtmlExtractor", "detect_html_hidden"]
+__all__ = ["HTML_EXTRACTOR", "HtmlExtractor", "detect_html_hidden"]
 
 log = logging.getLogger(__name__)
 
-_VOID = frozenset(
-    ["area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr", "basefont", "bgsound", "frame", "isindex", "spacer"]
-)
-_RAW_TEXT = frozenset(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"])
-_RAW_TEXT_END = {tag: re.compile(f"</{tag}", re.IGNORECASE) for tag in _RAW_TEXT}
-# Elements whose end tag HTML lets authors omit: reopening one closes the previous.
-_SELF_SIBLING = frozenset(["p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "rb", "rt", "rp"])
-_CLOSES_P = frozenset(
-    ["address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "main", "menu", "nav", "ol", "p", "pre", "section", "table", "ul"]
-)
-# Possessive quantifiers: the name and attribute runs never backtrack, and the
-# attribute run stops at the next "<", so the whole scan is linear in the input.
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*+)([^<>]*+)>")
-
-_META_CHARSET = re.compile(
-    rb"<meta[^<>]{0,512}?charset\s{0,8}=\s{0,8}[\"']?\s{0,8}([A-Za-z0-9_:.+-]{1,40})", re.IGNORECASE
-)
-_XML_ENCODING = re.compile(
-    rb"<\?xml[^<>]{0,200}?encoding\s{0,8}=\s{0,8}[\"']([A-Za-z0-9_:.+-]{1,40})"
-)
-# The web's names for encodings that really mean another one (WHATWG Encoding standard).
-_WEB_ALIASES = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252",
-                "iso8859-9": "cp1254", "utf-16-le": "utf-8", "utf-16-be": "utf-8",
-                "utf-16": "utf-8"}
-
-# The WHATWG Encoding standard's windows-1252: Python's cp1252, with the five bytes it
-# leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) read as the C1 controls of the same
-# number, as every browser reads them. Every byte decodes.
-_WINDOWS_1252 = "".join(chr(byte) if char == "\ufffe" else char
-                        for byte, char in enumerate(encodings.cp1252.decoding_table))
-
-# A multi-byte UTF-8 sequence: in a page that also holds bytes UTF-8 refuses, the page
-# is UTF-8 with a stray byte (or cannot be told from it), and read as windows-1252
-# every other non-ASCII character of it would come out garbled ("é" as "Ã©"). Genuine
-# windows-1252 text rarely has one (a letter such as "Ã" before a symbol such as "©").
-_UTF8_SEQUENCE = re.compile(
-    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
-    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
-    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
-)
-
 _WHITESPACE = re.compile(r"\s+")
-
-
-class CharsetWarning(UserWarning):
-    """A page declared no charset and was not valid UTF-8: it was read as windows-1252."""
 
 
 class HtmlExtractor:
@@ -95,7 +47,7 @@ class HtmlExtractor:
     ) -> Extracted:
         if data[:2] == b"\x1f\x8b":
             data = gunzip(data, settings, name)
-        html, encoding, skip = _read_page(data, name, charset)
+        html, encoding, skip = read_page(data, name, charset)
         check_html_depth(html, settings.max_html_depth, name)
         if len(data) > settings.html_full_extract_max_bytes:
             comments = list(comment_bodies(html))
@@ -120,7 +72,7 @@ class HtmlExtractor:
                                                  parser=parser)
         except (etree.ParserError, ValueError) as exc:
             raise ExtractionError(f"{name}: no text ({exc})") from exc
-        _refuse_cut_tree(parser, settings.max_html_depth, name)
+        refuse_cut_parse(parser, name, limit=settings.max_html_depth)
         title = _html_title(root)
         # trafilatura parses again without huge_tree: a deep page would lose its deep text.
         deep = _tree_depth(root) >= _TRAFILATURA_DEPTH
@@ -173,145 +125,6 @@ def _tree_depth(root: Any) -> int:
         level += 1 if event == "start" else -1
         deepest = max(deepest, level)
     return deepest
-
-
-def _refuse_cut_tree(parser: Any, limit: int, name: str) -> None:
-    """Refuse a page whose tree the parser cut short (even huge_tree stops at libxml2's
-    hard depth limit, 2,048), rather than drop its deeper text without a word."""
-    if any("ERR_RESOURCE_LIMIT" in str(entry) or "Excessive depth" in str(entry)
-           for entry in parser.error_log):
-        raise LimitExceeded(
-            f"{name}: HTML is nested deeper than the HTML parser reads (at most 2,048 "
-            f"elements; max_html_depth is {limit})",
-            hint="no setting makes it readable: set max_html_depth to 2048 or less to "
-            "refuse such pages before they are parsed",
-        )
-
-
-def decode_html(data: bytes, name: str, charset: str | None) -> str:
-    """Decode by BOM, else ``charset``, else ``<meta charset>``/XML declaration, else
-    UTF-8, else (nothing declared and not valid UTF-8) WHATWG windows-1252."""
-    return _read_page(data, name, charset)[0]
-
-
-def _declared_encoding(data: bytes, name: str, charset: str | None) -> tuple[str | None, int]:
-    """The codec ``data`` declares (``None``: nothing declared), and its BOM's length."""
-    encoding, rest = split_bom(data[:4])
-    skip = min(4, len(data)) - len(rest)
-    if encoding is None:
-        declared = charset
-        if declared is None:
-            head = data[:4096]
-            found = _META_CHARSET.search(head) or _XML_ENCODING.search(head)
-            declared = found.group(1).decode("ascii") if found else None
-        if not declared:
-            return None, skip
-        encoding = lookup(declared, name)
-        encoding = _WEB_ALIASES.get(encoding, encoding)
-    return encoding, skip
-
-
-def _read_page(data: bytes, name: str, charset: str | None) -> tuple[str, str, int]:
-    """The page as text, the codec it was read with and its BOM's length.
-
-    A declared encoding is the author's word: bytes it does not decode are refused
-    (windows-1252, and latin-1 which the web reads as it, decodes every byte). A
-    page that declares nothing is UTF-8 when it is valid UTF-8 (read exactly as it
-    always was); otherwise it is read the way the WHATWG HTML standard has browsers read
-    it, as windows-1252 (the default for English, ADR 0038), with a ``CharsetWarning``
-    naming the first byte that is not UTF-8."""
-    encoding, skip = _declared_encoding(data, name, charset)
-    if encoding == "cp1252":  # windows-1252 or latin-1 declared: the web's, every byte read
-        return _windows_1252(data[skip:] if skip else data), encoding, skip
-    if encoding is not None:
-        return decode(data, skip, encoding, name), encoding, skip
-    try:
-        return data.decode("utf-8"), "utf-8", skip
-    except UnicodeDecodeError as exc:
-        if _UTF8_SEQUENCE.search(data):  # UTF-8 with a broken byte, or no telling which
-            return decode(data, skip, "utf-8", name), "utf-8", skip  # refused, as it was
-        line = data.count(b"\n", 0, exc.start) + 1
-        # The message names no file: whoever shows it (ingest --verbose) names it once.
-        warnings.warn(
-            f"no charset declared and not valid UTF-8 (byte 0x{data[exc.start]:02x} at byte "
-            f"offset {exc.start}, line {line}): read as windows-1252, as browsers read it",
-            CharsetWarning, stacklevel=3,
-        )
-    return _windows_1252(data), "cp1252", skip
-
-
-def _windows_1252(data: bytes) -> str:
-    """``data`` read as WHATWG windows-1252 (every byte is a character)."""
-    return codecs.charmap_decode(data, "strict", _WINDOWS_1252)[0]
-
-
-def check_html_depth(html: str, limit: int, name: str) -> None:
-    """Refuse HTML nested deeper than ``limit`` before any tree is built.
-
-    A cheap, forgiving scan: comments and raw-text elements are skipped, void and
-    self-closed elements don't nest, and omitted end tags (``<p>``, ``<li>``…) are
-    implied the way browsers imply them, so ordinary sloppy HTML is not refused.
-    """
-    stack: list[str] = []
-    open_count: dict[str, int] = {}
-    pos = 0
-    while True:
-        pos = html.find("<", pos)
-        if pos < 0:
-            return
-        if html.startswith("<!--", pos):
-            end = html.find("-->", pos + 4)
-            if end < 0:
-                return
-            pos = end + 3
-            continue
-        match = _TAG.match(html, pos)
-        if match is None:
-            pos += 1
-            continue
-        pos = match.end()
-        closing, tag, rest = match.group(1), match.group(2).lower(), match.group(3)
-        if closing:
-            if open_count.get(tag):
-                _close(stack, open_count, tag)
-            continue
-        if tag in _RAW_TEXT:
-            # Searched case-blind in place: a lowered copy of the page would cost its
-            # size again (4 bytes a character once one emoji is in it).
-            found = _RAW_TEXT_END[tag].search(html, pos)
-            pos = len(html) if found is None else found.start()
-            continue
-        if tag in _VOID or rest.rstrip().endswith("/"):
-            continue
-        _open(stack, open_count, tag)
-        if len(stack) > limit:
-            raise LimitExceeded(
-                f"{name}: HTML is nested more than max_html_depth ({limit}) elements deep",
-                hint="raise max_html_depth in tether.toml or TETHER_MAX_HTML_DEPTH if the page "
-                "is genuine",
-            )
-
-
-def _close(stack: list[str], open_count: dict[str, int], tag: str) -> None:
-    """An end tag closes everything opened since its element (which is open)."""
-    while stack:
-        top = stack.pop()
-        open_count[top] -= 1
-        if top == tag:
-            break
-
-
-def _open(stack: list[str], open_count: dict[str, int], tag: str) -> None:
-    """A start tag, after the end tags HTML implies before it (``<p>`` closes a ``<p>``)."""
-    while stack and (
-        (tag in _SELF_SIBLING and stack[-1] == tag)
-        or (tag in _CLOSES_P and stack[-1] == "p")
-        or (tag in {"td", "th"} and stack[-1] in {"td", "th"})
-        or (tag == "tr" and stack[-1] in {"td", "th", "tr"})
-    ):
-        open_count[stack.pop()] -= 1
-    stack.append(tag)
-    open_count[tag] = open_count.get(tag, 0) + 1
 
 
 def _prepared_html(root: Any, hidden: list[Any]) -> str:
@@ -369,26 +182,22 @@ def _mark_terms(root: Any) -> None:
     in the text afterwards instead, a short term found again further on (a nested list
     of values, ``dunno``) would pull the matching past every term before it."""
     level = 0
-    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6", "dl", "dt", "dd"):
+    for element in root.iter(*HEADINGS, "dl", "dt", "dd"):
         if element.tag in ("dl", "dd"):
             # Trafilatura reads a <dl> as a list: its <dd>s as items, any other
             # child (a marked term) moved after them all.
             element.tag = "div"
             continue
         if element.tag != "dt":
-            level = int(element.tag[1])
+            level = HEADINGS[element.tag]
             continue
         element.tag = "p"
         if element.text_content().strip():
             _set_text(element, "text", "#" * min(6, level + 1) + " " + (element.text or "").lstrip())
 
 
-# Elements whose text keeps its line breaks (and every element inside them).
-_KEEPS_LINES = frozenset(["pre", "textarea", "plaintext", "xmp", "listing"])
-
-
 def _collapse_source_whitespace(root: Any) -> None:
-    """Collapse every run of whitespace in the tree's text outside ``_KEEPS_LINES`` to
+    """Collapse every run of whitespace in the tree's text outside ``KEEPS_LINES`` to
     one space, in place (iteratively, so depth cannot overflow)."""
     from lxml import etree  # type: ignore[import-untyped, unused-ignore]
 
@@ -396,11 +205,11 @@ def _collapse_source_whitespace(root: Any) -> None:
     for event, element in etree.iterwalk(root, events=("start", "end")):
         tag = element.tag.lower() if isinstance(element.tag, str) else ""
         if event == "start":
-            keeping += tag in _KEEPS_LINES
+            keeping += tag in KEEPS_LINES
             if not keeping and element.text and isinstance(element.tag, str):
                 _set_text(element, "text", _collapse(element.text))
         else:
-            keeping -= tag in _KEEPS_LINES
+            keeping -= tag in KEEPS_LINES
             if not keeping and element.tail:
                 _set_text(element, "tail", _collapse(element.tail))
 
@@ -485,10 +294,10 @@ def _headings(root: Any) -> list[tuple[int, str, Any]]:
     """The page's ``h1``-``h6`` in document order, as (level, whitespace-collapsed
     text, element)."""
     found = []
-    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+    for element in root.iter(*HEADINGS):
         label = " ".join(element.text_content().split())
         if label:
-            found.append((int(element.tag[1]), label, element))
+            found.append((HEADINGS[element.tag], label, element))
     return found
 
 
@@ -515,7 +324,7 @@ def _text_after(element: Any) -> str:
         while sibling is not None and steps < _ANCHOR_STEPS:
             steps += 1
             tag = sibling.tag.lower() if isinstance(sibling.tag, str) else ""
-            if (tag and tag not in _SKIP_TEXT and not hidden_element(tag, sibling.attrib)
+            if (tag and tag not in SKIP_TEXT and not hidden_element(tag, sibling.attrib)
                     and any(enough(p) for p in sibling.itertext())):
                 return " ".join(words)[:_ANCHOR]
             if enough(sibling.tail):
@@ -640,17 +449,17 @@ def _plain_text(root: Any) -> str:
     for event, element in etree.iterwalk(root, events=("start", "end")):
         tag = element.tag.lower() if isinstance(element.tag, str) else ""
         if event == "start":
-            if tag in _SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
+            if tag in SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
                 skipping += 1
             elif not skipping:
-                if tag in _BLOCK:
+                if tag in BLOCK:
                     parts.append("\n")
                 if element.text:
                     parts.append(_collapse(element.text))
         else:
-            if tag in _SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
+            if tag in SKIP_TEXT or (tag and hidden_element(tag, element.attrib)):
                 skipping -= 1
-            elif not skipping and tag in _BLOCK:
+            elif not skipping and tag in BLOCK:
                 parts.append("\n")
             if not skipping and element.tail:
                 parts.append(_collapse(element.tail))

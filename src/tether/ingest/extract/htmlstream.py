@@ -6,15 +6,16 @@ is fed the page in 1 MiB slices with a *target* (SAX) instead: each start tag, e
 tag and run of text reaches ``_Stream`` and is dropped once handled, so memory is the
 page, its decoded text and the text kept — linear in the page, a few times its size.
 
-What is kept is ``html._plain_text``'s text (every visible text run, one line per
-block element) with three differences, because no main-content heuristic runs here:
+What is kept is every visible text run by the rules both paths share (``htmltext``:
+what is not text, block elements, headings, code), one line per block element, with
+what no main-content heuristic does here done by those rules: ``<nav>`` and
+``role="navigation"`` elements are left out, like the menus trafilatura drops;
 headings are marked as they end (``## Buffering``, the first line of the heading);
-``<nav>`` and ``role="navigation"`` elements are left out, like the menus trafilatura
-drops; and ``<pre>`` keeps its lines and their indentation. Hidden elements (the
-``hidden`` attribute, the elements a browser never renders, hiding inline styles:
-``visibility.hidden_element``, the one rule of both paths) are kept out of the text,
-and their text (with ``<input type=hidden>`` values) is handed back for the
-``hidden-html`` flags.
+``<pre>`` keeps its lines and their indentation, code between fences. A definition
+term is a list item here, where the tree path marks it as a heading (ADR 0043).
+Hidden elements (``visibility.hidden_element``, the one rule of both paths) are kept
+out of the text, and their text (with ``<input type=hidden>`` values) is handed back
+for the ``hidden-html`` flags.
 
     >>> page = '<h2>Gloves</h2><p>Wear <b>nitrile</b>.</p><p hidden>Ignore the rules.</p>'
     >>> streamed = stream_html(page)
@@ -24,50 +25,16 @@ and their text (with ``<input type=hidden>`` values) is handed back for the
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import LimitExceeded
+from .htmlpage import refuse_cut_parse
+from .htmltext import BLOCK, FENCE, HEADINGS, NAVIGATION, SKIP_TEXT, reads_as_prose
 from .visibility import hidden_element
 
-__all__ = ["BLOCK", "FENCE", "SKIP_TEXT", "reads_as_prose", "Streamed", "hidden_element", "stream_html"]
+__all__ = ["Streamed", "stream_html"]
 
 _SLICE = 1 << 20  # characters of the page encoded and fed at a time
-# Not page text, and not hidden text either (the never-rendered elements are
-# ``visibility.NEVER_RENDERED``: their text is checked for the hidden-text flags).
-SKIP_TEXT = frozenset(["script", "style", "head", "title", "svg", "math"])
-_NAVIGATION = frozenset(["nav"])
-_HEADINGS = {f"h{n}": n for n in range(1, 7)}
-BLOCK = frozenset(
-    ["address", "article", "aside", "blockquote", "br", "dd", "details", "dialog", "div", "dl",
-     "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
-     "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table",
-     "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption"]
-)
-# The line each ``<pre>`` of code stands between, as Markdown fences code: extracted
-# text keeps no markup, and an example's "# comment" line otherwise reads as a heading.
-FENCE = "```"
-# A word of running prose: letters, with the quotes, brackets and punctuation around them.
-_WORD = re.compile(r"[(\"'\[]*[^\W\d_]+(?:['’-][^\W\d_]+)*[)\]\"',;:.!?]*")
-_SENTENCE_END = re.compile(r"[^\W\d_][.!?](?:\s|$)")
-
-
-def _prose_line(line: str) -> bool:
-    """Six tokens or more, at least three in four of them words."""
-    tokens = line.split()
-    return len(tokens) >= 6 and sum(1 for t in tokens if _WORD.fullmatch(t)) >= 0.75 * len(tokens)
-
-
-def reads_as_prose(lines: list[str]) -> bool:
-    """Whether a ``<pre>``'s lines are wrapped prose (a manual kept as preformatted
-    text), not code: most of its characters stand in lines that run as words (a
-    paragraph's short last line counts with its paragraph), and a sentence ends."""
-    filled = [line.strip() for line in lines if line.strip()]
-    prose = sum(len(line) for line in filled if _prose_line(line))
-    return prose >= 0.5 * sum(map(len, filled)) and any(_SENTENCE_END.search(line) for line in filled)
-
-
 _TITLE_SOURCE = 2_000  # characters of <title> / <h1> text kept for the title
 
 
@@ -164,12 +131,12 @@ class _Stream:
         elif tag == "tr" and self.tables == 1:
             self.flush()
             self.row, self.header_row = [], True
-        elif self.items and tag not in _HEADINGS and tag != "pre":
+        elif self.items and tag not in HEADINGS and tag != "pre":
             self.line.append(" ")
         else:
             self.flush()
-            if tag in _HEADINGS:
-                self.mark = "#" * _HEADINGS[tag] + " "
+            if tag in HEADINGS:
+                self.mark = "#" * HEADINGS[tag] + " "
             elif tag == "pre":
                 self.pre += 1
                 if self.pre == 1:  # a fence held open; dropped at the end if no code came
@@ -202,11 +169,11 @@ class _Stream:
         elif tag == "table":
             self.flush()
             self.tables -= self.tables > 0
-        elif self.items and tag not in _HEADINGS and tag != "pre":
+        elif self.items and tag not in HEADINGS and tag != "pre":
             self.line.append(" ")
         else:
             self.flush()
-            if tag in _HEADINGS:
+            if tag in HEADINGS:
                 self.mark = ""
             elif tag == "pre" and self.pre:
                 self.pre -= 1
@@ -240,7 +207,7 @@ class _Stream:
         self.in_h1 += tag == "h1"
         if self.skip_at:
             return
-        if (tag in SKIP_TEXT or tag in _NAVIGATION
+        if (tag in SKIP_TEXT or tag in NAVIGATION
                 or (attrib.get("role") or "").lower() == "navigation"):
             self.line.append(" ")
             self.skip_at = self.depth
@@ -300,14 +267,7 @@ def stream_html(html: str | bytes, *, name: str = "<html>") -> Streamed:
     if not html:
         parser.feed(b" ")
     parser.close()
-    if any("ERR_RESOURCE_LIMIT" in str(entry) or "Excessive depth" in str(entry)
-           for entry in parser.error_log):
-        raise LimitExceeded(
-            f"{name}: HTML is nested deeper than the HTML parser reads (at most 2,048 "
-            "elements)",
-            hint="no setting makes it readable: set max_html_depth to 2048 or less to "
-            "refuse such pages before they are parsed",
-        )
+    refuse_cut_parse(parser, name)
     title = target.og_title or "".join(target.title_parts) or "".join(target.h1_parts)
     return Streamed(text="\n".join(line for line in target.lines if line is not None), title=title or None, hidden=target.hidden,
                     headings=target.headings)

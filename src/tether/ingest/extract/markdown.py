@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .htmlstream import BLOCK, SKIP_TEXT
+from .htmltext import BLOCK, SKIP_TEXT
 from .visibility import hidden_element
 
 __all__ = ["HTML_ELEMENTS", "Rendered", "render_markdown"]
