@@ -316,6 +316,7 @@ def verify_answer(
             "score": verdict.score,
             "reasons": list(verdict.reasons),
             "checker": verdict.checker,
+            "rules": list(verdict.rules),
         }
 
     # A judge (even one its gate leaves off) holds a model's threads or a connection

@@ -199,6 +199,9 @@ class Verdict:
     span: tuple[int, int] | None = None
     reasons: tuple[str, ...] = ()
     checker: str = "lexical"
+    # The support test's rules that decided, by their registered names
+    # (``verify.rules``, ADR 0059): the same names its bench and a setting use.
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,17 @@ def test_verify_supported_with_span_and_changed_figure_not():
     assert second["outcome"] != "supported"
 
 
+def test_verify_names_the_rules_that_decided_as_the_registry_and_bench_do():
+    from tether.verify.rules import BASE, RULES
+
+    run = run_tether("verify", stdin=json.dumps(WATER))
+    assert run.code == 0, run.err
+    first, second = json.loads(run.out)["sentences"]
+    assert first["rules"] == ["verbatim"]
+    assert second["outcome"] == "contradicted" and second["rules"] == ["figures"]
+    assert set(first["rules"] + second["rules"]) <= set(RULES) | set(BASE)
+
+
 def test_verify_free_text_answer_is_split_into_sentences():
     run = run_tether("verify", stdin=json.dumps({
         "passages": WATER["passages"], "answer": "Water boils at 100 °C at sea level. The moon is cheese.",

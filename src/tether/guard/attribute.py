@@ -24,7 +24,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 
 from .. import deadline
@@ -234,12 +234,5 @@ def attribute(
     if best is None:
         return Attribution(Verdict("unsupported", 0.0, reasons=("no passages retrieved",)), None)
     _, result, unit = best
-    verdict = Verdict(
-        outcome=result.outcome,  # type: ignore[arg-type]
-        score=round(result.score, 4),
-        passage_id=unit.key,
-        span=result.span,
-        reasons=tuple(result.reasons),
-        checker=result.checker,
-    )
+    verdict = replace(result.verdict(unit.key), score=round(result.score, 4))
     return Attribution(verdict, unit, result.shadow_outcome)

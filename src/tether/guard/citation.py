@@ -113,8 +113,7 @@ def attribute_statements(
     verdict = result.verdict
     checker = verdict.checker if verdict.outcome == "contradicted" else "injection"
     return Attribution(
-        Verdict(verdict.outcome, verdict.score, verdict.passage_id, verdict.span,
-                (*verdict.reasons, reason), checker),
+        replace(verdict, reasons=(*verdict.reasons, reason), checker=checker),
         result.evidence,
         result.shadow_outcome,
     )

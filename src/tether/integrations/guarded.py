@@ -110,7 +110,8 @@ def _require_text(value: object, what: str) -> str:
 def _verdict(row: Mapping[str, Any]) -> Verdict:
     span = row["span"]
     return Verdict(row["outcome"], row["score"], row["passage_id"],
-                   (span[0], span[1]) if span else None, tuple(row["reasons"]), row["checker"])
+                   (span[0], span[1]) if span else None, tuple(row["reasons"]), row["checker"],
+                   tuple(row["rules"]))
 
 
 FROM_SETTINGS: Any = object()  # ``judge`` default: the judge the settings name, as ``tether verify``

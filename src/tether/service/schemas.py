@@ -66,6 +66,7 @@ class VerifiedSentence(BaseModel):
     score: float
     reasons: list[str]
     checker: str
+    rules: list[str] = Field(description="The support test's rules that decided, by name (ADR 0059).")
 
 
 class VerifyOut(BaseModel):

@@ -68,7 +68,8 @@ class Check:
 
     def verdict(self, passage_id: str | None = None) -> Verdict:
         """This check as the pipeline's ``Verdict`` record."""
-        return Verdict(self.outcome, self.score, passage_id, self.span, self.reasons, self.checker)
+        return Verdict(self.outcome, self.score, passage_id, self.span, self.reasons, self.checker,
+                       tuple(dict.fromkeys(use.rule for use in self.rules)))
 
 
 def verifier_modes(modes: Mapping[str, str] | None) -> dict[str, Mode]:
