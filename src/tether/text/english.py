@@ -18,28 +18,36 @@ from __future__ import annotations
 
 __all__ = [
     "ARTICLES",
+    "BASE_FORM_AUXILIARIES",
+    "BE_FORMS",
     "CARDINALS",
+    "CLAUSE_LINKS",
     "DETERMINERS",
     "EXCLUSIVE_RELATIONS",
     "FIGURE_CUE_WORDS",
     "FIGURE_TOKEN_WORDS",
     "FIGURE_WORDS",
+    "HAVE_FORMS",
     "HOW_MEASURES",
+    "LINKING_VERBS",
     "MEASURE_NOUNS",
     "MONTHS",
     "MONTH_ABBREVIATIONS",
     "NUMBER_WORDS",
     "OBJECT_DETERMINERS",
     "OBJECT_PREPOSITIONS",
+    "PASSIVE_AUXILIARIES",
     "PERSON_NOUNS",
     "PLACE_NOUNS",
     "POSSESSIVES",
     "PREPOSITIONS",
     "RELATION_WORDS",
+    "RELATIVE_PRONOUNS",
     "SAME_RELATION",
     "SCALES",
     "THING_DETERMINERS",
     "USAGE_HEADINGS",
+    "VERB_ADVERBS",
     "cardinals",
 ]
 
@@ -163,6 +171,20 @@ MONTH_ABBREVIATIONS: tuple[str, ...] = (
 
 # Sections whose lines are usage patterns, not statements (man(7) and common READMEs).
 USAGE_HEADINGS = frozenset(("SYNOPSIS", "USAGE", "SYNTAX"))
+
+# The verb's company, as a shallow reading of a clause reads it (verify.shallow):
+BE_FORMS = frozenset("is are was were be been being am 're 's".split())
+# Auxiliaries and modals after which a verb comes in its base form.
+BASE_FORM_AUXILIARIES = frozenset("do does did will would can could may might must shall should to".split())
+HAVE_FORMS = frozenset("has have had".split())
+PASSIVE_AUXILIARIES = frozenset("being been get gets got getting".split())
+# Words that join two clauses, and the pronouns that open a relative clause.
+CLAUSE_LINKS = frozenset("and or but while".split())
+RELATIVE_PRONOUNS = frozenset("who which that whose".split())
+# Verbs that link their subject to an adjective, as "be" does: "a child who looks young".
+LINKING_VERBS = frozenset(("look", "looks", "looked", "seem", "seems", "seemed", "appear", "appears", "appeared"))
+# Adverbs that stand between an auxiliary and its verb ("has not yet", "is still").
+VERB_ADVERBS = frozenset("not never also still just now already always really even n't".split())
 
 # --- questions --------------------------------------------------------------------
 

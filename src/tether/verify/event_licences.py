@@ -8,13 +8,14 @@ noun ("a toddler" is a young child), a group said by its members, a piece by its
 
 from __future__ import annotations
 
+from ..text.english import DETERMINERS, LINKING_VERBS
 from . import lexicon
 from .account import RELATION_WORDS
 from .align import Alignment
 from .lexical import Prepared
 from .noun_phrases import collective_members, counted_noun, partitive_of
 from .reading import read
-from .shallow import DETERMINERS, LINKING, Reading
+from .shallow import Reading
 
 def members_said(a: Alignment, x: int, window: list[int], rc: Reading) -> bool:
     """"a group of men" from "some men", "men"."""
@@ -87,7 +88,7 @@ def linking_said(a: Alignment, x: int, rc: Reading) -> bool:
     """Claim token ``x`` is "looks"/"seems"/"appears" linking its subject to an
     adjective the window says of the same word ("a young lady" says she looks young)."""
     c, p = a.claim, a.passage
-    if c.low[x] not in LINKING or x + 1 >= len(c.low) or rc.tag[x + 1] != "J" or c.keys[x + 1] not in a.matched:
+    if c.low[x] not in LINKING_VERBS or x + 1 >= len(c.low) or rc.tag[x + 1] != "J" or c.keys[x + 1] not in a.matched:
         return False
     h = rc.head[x + 1]
     if h < 0 or c.keys[h] is None:

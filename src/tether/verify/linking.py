@@ -5,26 +5,20 @@ second pass of ``reading.read``; docs/adr/0019-shallow-roles.md).
 
 from __future__ import annotations
 
+from ..text.english import (
+    BASE_FORM_AUXILIARIES,
+    BE_FORMS,
+    CLAUSE_LINKS,
+    DETERMINERS,
+    HAVE_FORMS,
+    PASSIVE_AUXILIARIES,
+    PREPOSITIONS,
+    RELATIVE_PRONOUNS,
+    VERB_ADVERBS,
+)
 from . import lexicon
 from .lexical import Prepared
-# The word lists stay in ``shallow``, where the shared English vocabulary replaces them.
-from .shallow import (
-    _ADVERBS,
-    _BASE_AUX,
-    _HAVE,
-    _LINKS,
-    _PASSIVE_AUX,
-    _RELATIVE,
-    BE,
-    DETERMINERS,
-    PREPOSITIONS,
-    PURPOSE,
-    Reading,
-    list_link,
-    manner_adverb,
-    np_head,
-    skip_back,
-)
+from .shallow import PURPOSE, Reading, list_link, manner_adverb, np_head, skip_back
 
 def _subject_of(r: Reading, v: int) -> int:
     return r.patient[v] if r.passive[v] else r.agent[v]
@@ -37,10 +31,10 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
     the last "and" when a verb came before: "… is pushed by her father and another
     girl is watching"), or of the sentence."""
     y = v - 1
-    while y >= t0 and (p.low[y] in BE or p.low[y] in _HAVE or p.low[y] in _ADVERBS
-                       or p.low[y] in _PASSIVE_AUX or p.low[y] in _BASE_AUX or manner_adverb(p.low[y])):  # fmt: skip
+    while y >= t0 and (p.low[y] in BE_FORMS or p.low[y] in HAVE_FORMS or p.low[y] in VERB_ADVERBS
+                       or p.low[y] in PASSIVE_AUXILIARIES or p.low[y] in BASE_FORM_AUXILIARIES or manner_adverb(p.low[y])):  # fmt: skip
         y -= 1
-    if y >= t0 and p.low[y] in _RELATIVE:
+    if y >= t0 and p.low[y] in RELATIVE_PRONOUNS:
         return _antecedent(p, r, y, t0)
     if y >= t0 and p.clause[y] != p.clause[v]:
         # Asides between commas: "a child, who looks young, is standing", "a person who
@@ -48,12 +42,12 @@ def _subject(p: Prepared, r: Reading, v: int, t0: int, last_verb: int, last_any:
         moved = False
         while (opens := _aside_opening(p, y, t0, r)) >= 0:
             y, moved = opens - 1, True
-        relative = next((q for q in range(_clause_start(p, y, t0), y + 1) if p.low[q] in _RELATIVE), -1)
+        relative = next((q for q in range(_clause_start(p, y, t0), y + 1) if p.low[q] in RELATIVE_PRONOUNS), -1)
         if moved and relative > t0:
             return _antecedent(p, r, relative, t0)
     if y >= t0 and r.tag[y] == "V" and p.low[y + 1] == "to":
         return _subject_of(r, y)
-    if y >= t0 and p.low[y] in _LINKS and last_any >= t0:
+    if y >= t0 and p.low[y] in CLAUSE_LINKS and last_any >= t0:
         # "not wearing goggles and swimming": the verbs share their subject.
         prior = last_verb if last_verb >= t0 else last_any
         return _subject_of(r, _outer_verb(p, r, prior, v, t0))
@@ -93,7 +87,7 @@ def _aside_opening(p: Prepared, y: int, t0: int, r: Reading | None = None) -> in
         return -1
     s = _clause_start(p, y, t0)
     participle = r is not None and r.tag[s] == "V" and not r.aux[s]  # ", perched on a cabinet,"
-    return s if s > t0 and (p.low[s] in _RELATIVE or p.low[s] in PREPOSITIONS or participle) else -1
+    return s if s > t0 and (p.low[s] in RELATIVE_PRONOUNS or p.low[s] in PREPOSITIONS or participle) else -1
 
 
 # Participles that are stop words, left untagged, which still qualify the noun before
@@ -140,7 +134,7 @@ def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
         while y >= t0 and r.tag[y] != "N":
             if r.tag[y] == "V" and r.aux[y]:
                 return after_link if after_link >= 0 else found
-            if after_link >= 0 and p.low[y] in BE and p.low[y] != "'s":
+            if after_link >= 0 and p.low[y] in BE_FORMS and p.low[y] != "'s":
                 return after_link  # "a player is on the floor and another one is …"
             y -= 1
         if y < t0:
@@ -151,10 +145,10 @@ def _subject_before(p: Prepared, r: Reading, y: int, t0: int) -> int:
                            or list_link(p, r, w, len(p.low))):  # fmt: skip
             w -= 1
         found = z if r.tag[w + 1] != "N" or w + 1 == z else w + 1
-        if w < t0 or p.clause[w] != p.clause[z] and p.low[w] not in _RELATIVE:
+        if w < t0 or p.clause[w] != p.clause[z] and p.low[w] not in RELATIVE_PRONOUNS:
             return found
         word = p.low[w]
-        if word in _LINKS:
+        if word in CLAUSE_LINKS:
             after_link = found
         elif not (word in PREPOSITIONS or (r.tag[w] == "V" and not r.aux[w]) or word in _STOP_PARTICIPLES):
             return after_link if after_link >= 0 and r.tag[w] == "V" else found

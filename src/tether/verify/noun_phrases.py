@@ -7,9 +7,10 @@ the accounting's licences (``event_licences``) read them alike.
 
 from __future__ import annotations
 
+from ..text.english import BE_FORMS
 from . import lexicon
 from .lexical import Prepared
-from .shallow import BE, Reading
+from .shallow import Reading
 
 # Indefinite pronouns for a thing: any noun for a thing says them.
 INDEFINITE_THINGS = frozenset(("something",))
@@ -45,7 +46,7 @@ def predicate_noun(t: Prepared, r: Reading, x: int) -> bool:
     y = x - 1
     while y >= 0 and (r.tag[y] == "M" or t.low[y] in ("a", "an")):
         y -= 1
-    return y < x - 1 and y >= 0 and t.low[y] in BE
+    return y < x - 1 and y >= 0 and t.low[y] in BE_FORMS
 
 
 def partitive_of(t: Prepared, r: Reading, x: int) -> int:

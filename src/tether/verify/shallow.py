@@ -35,22 +35,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..text.english import DETERMINERS, PREPOSITIONS
+from ..text.english import (
+    BASE_FORM_AUXILIARIES,
+    BE_FORMS,
+    CLAUSE_LINKS,
+    DETERMINERS,
+    HAVE_FORMS,
+    LINKING_VERBS,
+    PASSIVE_AUXILIARIES,
+    PREPOSITIONS,
+    RELATIVE_PRONOUNS,
+    VERB_ADVERBS,
+)
 from . import lexicon
 from .lexical import Prepared
 
 __all__ = ["Reading", "manner_adverb", "partners", "pos_of"]
-
-BE = frozenset("is are was were be been being am 're 's".split())
-# Auxiliaries and modals after which a verb comes in its base form.
-_BASE_AUX = frozenset("do does did will would can could may might must shall should to".split())
-_HAVE = frozenset("has have had".split())
-_PASSIVE_AUX = frozenset("being been get gets got getting".split())
-_LINKS = frozenset("and or but while".split())
-_RELATIVE = frozenset("who which that whose".split())
-# Verbs that link their subject to an adjective, as "be" does: "a child who looks young".
-LINKING = frozenset(("look", "looks", "looked", "seem", "seems", "seemed", "appear", "appears", "appeared"))
-_ADVERBS = frozenset("not never also still just now already always really even n't".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ class Reading:
 def skip_back(p: Prepared, x: int, lo: int) -> int:
     """The token before ``x`` (down to ``lo``) that is not an adverb."""
     y = x - 1
-    while y >= lo and (p.low[y] in _ADVERBS or (p.low[y].endswith("ly") and len(p.low[y]) > 4)):
+    while y >= lo and (p.low[y] in VERB_ADVERBS or (p.low[y].endswith("ly") and len(p.low[y]) > 4)):
         y -= 1
     return y
 
@@ -126,7 +126,7 @@ def np_head(p: Prepared, r: Reading, x: int, t1: int) -> int:
     clause = p.clause[x] if x < t1 else -1
     y = x
     while y < t1 and p.clause[y] == clause and r.tag[y] is None and not plain(p, y):
-        if p.low[y] in PREPOSITIONS or p.low[y] in BE or p.low[y] in _LINKS:
+        if p.low[y] in PREPOSITIONS or p.low[y] in BE_FORMS or p.low[y] in CLAUSE_LINKS:
             return -1
         y += 1
     while y < t1 and (r.tag[y] == "M" and (p.clause[y] == clause or in_list(p, r, y)) or list_link(p, r, y, t1)):

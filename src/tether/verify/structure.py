@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..text.english import LINKING_VERBS, PREPOSITIONS
 from . import lexicon
 from .align import Alignment, Finding
 from .lexical import Prepared
@@ -40,14 +41,7 @@ from .noun_phrases import (
 from .polarity import negation_cues
 from .reading import read
 from .rules import RuleUse
-from .shallow import (
-    LINKING,
-    PREPOSITIONS,
-    Reading,
-    manner_adverb,
-    partners,
-    pos_of,
-)
+from .shallow import Reading, manner_adverb, partners, pos_of
 
 __all__ = ["compare"]
 
@@ -182,7 +176,7 @@ def _copula(t: Prepared, r: Reading, x: int) -> bool:
     """Verb ``x`` is "look/seem/appear" linking its subject to the predicate after it
     ("the face looks funny"), a copula: the window's uses of "look" for seeing ("is
     looking at a man") are another verb, and the predicate is compared as one."""
-    if t.low[x] not in LINKING or r.tag[x] != "V":
+    if t.low[x] not in LINKING_VERBS or r.tag[x] != "V":
         return False
     y = x + 1
     while y < len(t.low) and t.keys[y] is None and t.clause[y] == t.clause[x]:

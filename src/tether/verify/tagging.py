@@ -5,20 +5,21 @@ predicate, read left to right from closed-class words and WordNet's parts of spe
 
 from __future__ import annotations
 
+from ..text.english import (
+    BASE_FORM_AUXILIARIES,
+    BE_FORMS,
+    CLAUSE_LINKS,
+    DETERMINERS,
+    HAVE_FORMS,
+    LINKING_VERBS,
+    PASSIVE_AUXILIARIES,
+    PREPOSITIONS,
+    RELATIVE_PRONOUNS,
+    VERB_ADVERBS,
+)
 from . import lexicon
 from .lexical import Prepared
-# The word lists stay in ``shallow``, where the shared English vocabulary replaces them.
 from .shallow import (
-    _ADVERBS,
-    _BASE_AUX,
-    _HAVE,
-    _LINKS,
-    _PASSIVE_AUX,
-    _RELATIVE,
-    BE,
-    DETERMINERS,
-    LINKING,
-    PREPOSITIONS,
     Reading,
     adjective,
     capital,
@@ -58,7 +59,7 @@ def tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
         if key is not None and _trailing_adverb(p, r, x, t1):
             in_np = False  # "people outdoors", "a man alone"
             continue
-        if w in _HAVE and _possessive_have(p, x, t1):
+        if w in HAVE_FORMS and _possessive_have(p, x, t1):
             tag[x], r.aux[x] = "V", True  # "Wilson had a burning desire"
             in_np, det = True, False
             seen_verb = True
@@ -68,11 +69,11 @@ def tag_sentence(p: Prepared, r: Reading, t0: int, t1: int) -> None:
             in_np, det, seen_verb = True, False, True
             continue
         if key is None or w in PREPOSITIONS or manner_adverb(w):
-            if w in PREPOSITIONS or w in _LINKS or key is not None:
+            if w in PREPOSITIONS or w in CLAUSE_LINKS or key is not None:
                 in_np = key is None or not manner_adverb(w)
-            elif w not in _ADVERBS:
+            elif w not in VERB_ADVERBS:
                 in_np = False
-            det = det and w in _ADVERBS
+            det = det and w in VERB_ADVERBS
             continue
         read = _tag_in_context(p, r, x, t0, t1, in_np, seen_verb)
         if read is not None:
@@ -101,17 +102,17 @@ def _tag_in_context(
     tag, w = r.tag, p.low[x]
     y = skip_back(p, x, t0)
     prev = p.low[y] if y >= t0 and p.clause[y] == p.clause[x] else ""
-    if prev in BE or prev in _PASSIVE_AUX or prev in _HAVE:
+    if prev in BE_FORMS or prev in PASSIVE_AUXILIARIES or prev in HAVE_FORMS:
         _after_aux(p, r, x, prev)
         return tag[x] == "V"
-    if prev in LINKING and tag[y] == "V" and lexicon.lemmas(w, "a") and not verbal_form(w):
+    if prev in LINKING_VERBS and tag[y] == "V" and lexicon.lemmas(w, "a") and not verbal_form(w):
         tag[x] = "J"  # "who looks young" says "young" of its subject
         return False
-    if prev in _RELATIVE and verbal(w) and (participle(w) or w.endswith("s")):
+    if prev in RELATIVE_PRONOUNS and verbal(w) and (participle(w) or w.endswith("s")):
         tag[x] = "V"  # "a neighbour who *hosted* a dinner"
         r.aux[x] = True
         return True
-    if prev in _BASE_AUX and verbal(w):
+    if prev in BASE_FORM_AUXILIARIES and verbal(w):
         tag[x] = "V"
         r.aux[x] = True
         return True
@@ -124,7 +125,7 @@ def _tag_in_context(
     if prev == "and" and seen_verb and w.endswith("ing") and verbal(w):
         tag[x] = "V"  # "running in the grass and racing a dog"
         return True
-    if w in LINKING and w.endswith(("s", "ed")) and x > t0 and tag[x - 1] == "N" and _adjective_next(p, x, t1):
+    if w in LINKING_VERBS and w.endswith(("s", "ed")) and x > t0 and tag[x - 1] == "N" and _adjective_next(p, x, t1):
         tag[x], r.aux[x] = "V", True  # "the clerk *looks* tired"
         return False
     if _postposed_adjective(p, r, x, t1):
@@ -152,7 +153,7 @@ _LIGHT_STOP = frozenset(("doing", "having"))
 
 def _after_be(p: Prepared, x: int, t0: int) -> bool:
     y = skip_back(p, x, t0)
-    return y >= t0 and p.clause[y] == p.clause[x] and p.low[y] in BE
+    return y >= t0 and p.clause[y] == p.clause[x] and p.low[y] in BE_FORMS
 
 
 def _adjective_next(p: Prepared, x: int, t1: int) -> bool:
@@ -177,7 +178,7 @@ def _pronoun_one(p: Prepared, r: Reading, x: int, t0: int, t1: int) -> bool:
     if p.low[y] not in _ONE_AFTER and not adjective:
         return False
     nxt = next_word(p, x, t1)
-    return not nxt or not (plain(p, x + 1) and nominal(nxt) and not verbal_form(nxt)) or nxt in BE
+    return not nxt or not (plain(p, x + 1) and nominal(nxt) and not verbal_form(nxt)) or nxt in BE_FORMS
 
 
 def _possessive_have(p: Prepared, x: int, t1: int) -> bool:
@@ -199,15 +200,15 @@ def _trailing_adverb(p: Prepared, r: Reading, x: int, t1: int) -> bool:
 
 def _after_aux(p: Prepared, r: Reading, x: int, prev: str) -> None:
     w = p.low[x]
-    if w.endswith("ing") and verbal(w) and prev not in _HAVE:
+    if w.endswith("ing") and verbal(w) and prev not in HAVE_FORMS:
         r.tag[x] = "V"
         # "is being chasing by a dog": "being" takes no -ing form; with an agent after
         # "by" it is the passive, its participle misspelt.
         r.passive[x] = prev == "being" and _agent_phrase_next(p, x)
-    elif verbal(w) and (participle(w) or prev in _PASSIVE_AUX):
+    elif verbal(w) and (participle(w) or prev in PASSIVE_AUXILIARIES):
         r.tag[x] = "V"
-        r.passive[x] = prev not in _HAVE
-    elif prev in BE:
+        r.passive[x] = prev not in HAVE_FORMS
+    elif prev in BE_FORMS:
         r.tag[x] = "J"
     r.aux[x] = r.tag[x] == "V"
 
@@ -260,7 +261,7 @@ def _resultative(p: Prepared, r: Reading, x: int, t1: int) -> bool:
         return False
     after = next_word(p, x + 1, t1)
     # "painted beige walls": the adjective opens the verb's object.
-    return not after or after in PREPOSITIONS or after in _LINKS or after in BE
+    return not after or after in PREPOSITIONS or after in CLAUSE_LINKS or after in BE_FORMS
 
 
 def _finite_after_noun(p: Prepared, r: Reading, x: int, t1: int) -> bool:
@@ -281,14 +282,14 @@ def _finite_after_noun(p: Prepared, r: Reading, x: int, t1: int) -> bool:
             return False
         # A verb earlier in its conjunct (for the clause end: in its clause) makes
         # this a noun: "running in and out of the ocean *waves*".
-        stops = _LINKS if nxt else frozenset()
+        stops = CLAUSE_LINKS if nxt else frozenset()
         y = x - 1
         while y >= 0 and p.sent[y] == p.sent[x] and p.low[y] not in stops:
             if r.tag[y] == "V":
                 return False
             y -= 1
         return True
-    if nxt == "" or nxt in DETERMINERS or nxt in PREPOSITIONS or nxt in _LINKS or named:
+    if nxt == "" or nxt in DETERMINERS or nxt in PREPOSITIONS or nxt in CLAUSE_LINKS or named:
         return True
     # "a woman *wearing* sunglasses", "people *playing* football": a noun phrase of one
     # noun, then the participle and its bare object (not "a horse riding boot": there
