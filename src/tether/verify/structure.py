@@ -289,7 +289,7 @@ def _part_differs(pair: _Pair, x: int, zs: list[int], found: set[str | None]) ->
         return None
     licences = (
         ("compound-phrase", _compound), ("relative-verb", _relative_verb),
-        ("participle-after", _participle_after), ("doer-compound", _doer_compound),
+        ("doer-compound", _doer_compound),
     )  # fmt: skip
     if any(name not in pair.off and said(pair, x, zs) for name, said in licences):
         return None
@@ -321,18 +321,6 @@ def _doer_compound(pair: _Pair, x: int, zs: list[int]) -> bool:
         return False
     verbs = [v for v in range(pair.a.t0, pair.a.t1) if rp.tag[v] == "V" and rp.patient[v] in zs]
     return any(lexicon.agent_noun(c.low[h], p.low[v]) for v in verbs)
-
-
-def _participle_after(pair: _Pair, x: int, zs: list[int]) -> bool:
-    """"a hill covered with snow" and "a snow covered hill": a claim participle whose
-    noun follows "with"/"by"/"in" is, in the window, a modifier right after that noun."""
-    c = pair.c
-    if pair.rc.tag[x] != "V" or not c.low[x].endswith("ed") or x + 1 >= len(c.low):
-        return False
-    if c.low[x + 1] not in ("with", "by", "in"):
-        return False
-    nouns = [y for y in range(x + 2, min(len(c.low), x + 5)) if pair.rc.tag[y] == "N"][:1]
-    return any(pair.rp.tag[z] == "M" and z > 0 and nouns and pair._same(z - 1, nouns[0]) for z in zs)
 
 
 def _compound(pair: _Pair, x: int, zs: list[int]) -> bool:
