@@ -35,18 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..text.english import (
-    BASE_FORM_AUXILIARIES,
-    BE_FORMS,
-    CLAUSE_LINKS,
-    DETERMINERS,
-    HAVE_FORMS,
-    LINKING_VERBS,
-    PASSIVE_AUXILIARIES,
-    PREPOSITIONS,
-    RELATIVE_PRONOUNS,
-    VERB_ADVERBS,
-)
+from ..text.english import BE_FORMS, CLAUSE_LINKS, PREPOSITIONS, VERB_ADVERBS
 from . import lexicon
 from .lexical import Prepared
 

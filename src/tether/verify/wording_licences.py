@@ -8,6 +8,7 @@ them; ``rules.RULES`` names each).
 
 from __future__ import annotations
 
+from ..text.english import DETERMINERS
 from . import lexicon
 from .account import (
     NEAR_BY,
@@ -22,7 +23,7 @@ from .lexical import Prepared
 from .polarity import privative_noun, privative_phrases, privative_stem
 from .reading import read
 from .relations import COLOURED
-from .shallow import DETERMINERS, PURPOSE, Reading
+from .shallow import PURPOSE, Reading
 
 
 def on_top_of(a: Alignment, x: int) -> bool:
