@@ -190,7 +190,9 @@ class Tether:
         (when ``record``) and to ``Answer.trace["shadow"]``.
         """
         from . import pipeline
+        from .verify.rules import rules_off_setting
 
+        rules_off_setting(self.settings.support_rules_off)  # a typo fails before any answer
         yield from pipeline.stream(
             self, question, generator=generator or self.generator(),
             principals=principals, modes=modes, record=record,

@@ -35,6 +35,20 @@ def test_verify_names_the_rules_that_decided_as_the_registry_and_bench_do():
     assert set(first["rules"] + second["rules"]) <= set(RULES) | set(BASE)
 
 
+def test_a_support_rule_name_that_is_no_rule_is_one_line_exit_2_before_any_answer(tmp_path):
+    bad = {"TETHER_SUPPORT_RULES_OFF": "figures, no-such-rule"}
+    run = run_tether("verify", stdin=json.dumps(WATER), env=bad)
+    assert run.code == 2 and run.out == ""
+    assert run.err.count("\n") == 1 and "no-such-rule" in run.err and "Traceback" not in run.err
+    # a question refused before any sentence is verified still names the typo
+    (tmp_path / "water.txt").write_text("Water boils at 100 °C at sea level.\n")
+    assert run_tether("ingest", str(tmp_path / "water.txt"), "--db", str(tmp_path / "t.db")).code == 0
+    asked = run_tether("ask", "zzzz qqqq", "--db", str(tmp_path / "t.db"), env=bad)
+    assert asked.code == 2 and "no-such-rule" in asked.err and "Traceback" not in asked.err
+    good = run_tether("verify", stdin=json.dumps(WATER), env={"TETHER_SUPPORT_RULES_OFF": " figures "})
+    assert good.code == 0 and json.loads(good.out)["sentences"][1]["rules"] != ["figures"]
+
+
 def test_verify_free_text_answer_is_split_into_sentences():
     run = run_tether("verify", stdin=json.dumps({
         "passages": WATER["passages"], "answer": "Water boils at 100 °C at sea level. The moon is cheese.",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
 from ..config import Settings
@@ -26,7 +25,7 @@ from .checks import check_figures, check_names, check_years
 from .context import dropped_frame
 from .lexical import Prepared, find_verbatim, prepare, verbatim_form
 from .polarity import check_modality, check_negation, check_quantifier
-from .rules import RULES, RuleUse, rules_off
+from .rules import RULES, RuleUse, rules_off_setting
 
 __all__ = ["VERIFIER_GATES", "Check", "check", "verifier_modes"]
 
@@ -102,7 +101,7 @@ def check(
         ...       settings=Settings()).reasons
         ('overlap:0.67', 'figure:90 not in passage, passage has 100')
     """
-    judge = _Judge(verifier_modes(modes), settings.support_overlap, _rules_off(settings.support_rules_off))
+    judge = _Judge(verifier_modes(modes), settings.support_overlap, rules_off_setting(settings.support_rules_off))
     if "[" in sentence:
         # Generator citation markers ("[2]", "[3, 4]") are hints, not part of the claim.
         sentence = _MARKERS.sub(" ", sentence)
@@ -126,11 +125,6 @@ def check(
     if best is None:
         return Check("unsupported", 0.0, None, ("overlap:0.00",), "lexical", rules=(RuleUse("overlap", "0.00"),))
     return best
-
-
-@lru_cache(maxsize=32)
-def _rules_off(names: str) -> frozenset[str]:
-    return rules_off(n.strip() for n in names.split(",") if n.strip())
 
 
 def _verbatim(s: Prepared, p: Prepared, judge: _Judge) -> Check | None:

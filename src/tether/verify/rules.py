@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import ConfigError
 from ..records import Outcome
 
-__all__ = ["BASE", "RULES", "UNNAMED", "Example", "Rule", "RuleUse", "rules_off"]
+__all__ = ["BASE", "RULES", "UNNAMED", "Example", "Rule", "RuleUse", "rules_off", "rules_off_setting"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +216,12 @@ UNNAMED = frozenset((
     "compound-phrase", "relative-verb", "doer-compound",
     "privative-negation", "many-stated", "ongoing-event",
 ))
+
+
+@lru_cache(maxsize=32)  # read for every sentence-passage check
+def rules_off_setting(value: str) -> frozenset[str]:
+    """``Settings.support_rules_off`` ("name, name"), read and checked as ``rules_off``."""
+    return rules_off(name.strip() for name in value.split(",") if name.strip())
 
 
 def rules_off(names: Iterable[str]) -> frozenset[str]:
