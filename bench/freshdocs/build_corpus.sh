@@ -7,6 +7,7 @@
 # checked with man-db 2.11.2, groff 1.22.4), so their sha256 may differ with other
 # versions; HTML files are copied unchanged.
 set -euo pipefail
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../debian_docs.sh"
 OUT="${1:-/tmp/freshdocs/corpus}"
 PACKAGES=(
   "sqlite3-doc=3.40.1-2+deb12u2"
@@ -27,13 +28,7 @@ WORK="$(mktemp -d)"
 chmod 755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
-for spec in "${PACKAGES[@]}"; do
-  name="${spec%%=*}"
-  apt-get download "$spec" >/dev/null
-  deb=$(ls "${name}"_*.deb)
-  mkdir -p "x/$name"
-  dpkg-deb -x "$deb" "x/$name"
-done
+unpack_packages "${PACKAGES[@]}"
 rm -rf "$OUT"
 mkdir -p "$OUT/sqlite3-doc" "$OUT/git-doc" "$OUT/openssh-client"
 for p in "${SQLITE_PAGES[@]}"; do
@@ -43,12 +38,6 @@ for p in "${GIT_PAGES[@]}"; do
   cp "x/git-doc/usr/share/doc/git/html/$p.html" "$OUT/git-doc/$p.html"
 done
 for m in "${SSH_MAN[@]}"; do
-  base=$(basename "$m")
-  gzip -dc "x/openssh-client/usr/share/man/$m.gz" > "$WORK/$base"
-  LC_ALL=C.UTF-8 MANWIDTH=80 man --no-hyphenation --no-justification -l "$WORK/$base" 2>/dev/null \
-    | col -bx > "$OUT/openssh-client/$base.txt"
+  render_man "x/openssh-client/usr/share/man/$m" "$OUT/openssh-client/$(basename "$m").txt" "$WORK"
 done
-n=$(find "$OUT" -type f | wc -l)
-echo "$n files into $OUT"
-( cd "$OUT" && find . -type f | sort | xargs sha256sum ) > "$OUT/../corpus.sha256"
-echo "sha256 list: $(dirname "$OUT")/corpus.sha256"
+list_corpus "$OUT"

@@ -7,6 +7,7 @@
 # checked with man-db 2.11.2, groff 1.22.4), so their sha256 may differ with other
 # versions; HTML and plain-text files are copied unchanged (gzipped ones are gunzipped).
 set -euo pipefail
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../debian_docs.sh"
 OUT="${1:-/tmp/freshdocs2/corpus}"
 PACKAGES=(
   "postgresql-doc-15=15.20-0+deb12u1"
@@ -26,13 +27,7 @@ WORK="$(mktemp -d)"
 chmod 755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
-for spec in "${PACKAGES[@]}"; do
-  name="${spec%%=*}"
-  apt-get download "$spec" >/dev/null
-  deb=$(ls "${name}"_*.deb)
-  mkdir -p "x/$name"
-  dpkg-deb -x "$deb" "x/$name"
-done
+unpack_packages "${PACKAGES[@]}"
 rm -rf "$OUT"
 mkdir -p "$OUT/postgresql-doc-15" "$OUT/lighttpd-doc" "$OUT/chrony"
 for p in "${PG_PAGES[@]}"; do
@@ -44,12 +39,6 @@ for d in "${LIGHTTPD_DOCS[@]}"; do
 done
 gzip -dc "x/chrony/usr/share/doc/chrony/FAQ.gz" > "$OUT/chrony/FAQ.txt"
 for m in "${CHRONY_MAN[@]}"; do
-  base=$(basename "$m")
-  gzip -dc "x/chrony/usr/share/man/$m.gz" > "$WORK/$base"
-  LC_ALL=C.UTF-8 MANWIDTH=80 man --no-hyphenation --no-justification -l "$WORK/$base" 2>/dev/null \
-    | col -bx > "$OUT/chrony/$base.txt"
+  render_man "x/chrony/usr/share/man/$m" "$OUT/chrony/$(basename "$m").txt" "$WORK"
 done
-n=$(find "$OUT" -type f | wc -l)
-echo "$n files into $OUT"
-( cd "$OUT" && find . -type f | sort | xargs sha256sum ) > "$OUT/../corpus.sha256"
-echo "sha256 list: $(dirname "$OUT")/corpus.sha256"
+list_corpus "$OUT"

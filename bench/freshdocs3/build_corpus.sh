@@ -7,6 +7,7 @@
 # checked with man-db 2.11.2, groff 1.22.4), so their sha256 may differ with other
 # versions; HTML files are copied unchanged.
 set -euo pipefail
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../debian_docs.sh"
 OUT="${1:-/tmp/freshdocs3/corpus}"
 PACKAGES=(
   "mosquitto=2.0.11-1.2+deb12u2"
@@ -22,26 +23,15 @@ WORK="$(mktemp -d)"
 chmod 755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
-for spec in "${PACKAGES[@]}"; do
-  name="${spec%%=*}"
-  apt-get download "$spec" >/dev/null
-  deb=$(ls "${name}"_*.deb)
-  mkdir -p "x/$name"
-  dpkg-deb -x "$deb" "x/$name"
-done
+unpack_packages "${PACKAGES[@]}"
 rm -rf "$OUT"
 mkdir -p "$OUT/bind9-doc"
 for spec in "${MAN[@]}"; do
-  pkg="${spec%%:*}"; m="${spec#*:}"; base=$(basename "$m")
+  pkg="${spec%%:*}"; m="${spec#*:}"
   mkdir -p "$OUT/$pkg"
-  gzip -dc "x/$pkg/usr/share/man/$m.gz" > "$WORK/$base"
-  LC_ALL=C.UTF-8 MANWIDTH=80 man --no-hyphenation --no-justification -l "$WORK/$base" 2>/dev/null \
-    | col -bx > "$OUT/$pkg/$base.txt"
+  render_man "x/$pkg/usr/share/man/$m" "$OUT/$pkg/$(basename "$m").txt" "$WORK"
 done
 for p in "${BIND_PAGES[@]}"; do
   cp "x/bind9-doc/usr/share/doc/bind9-doc/arm/$p.html" "$OUT/bind9-doc/$p.html"
 done
-n=$(find "$OUT" -type f | wc -l)
-echo "$n files into $OUT"
-( cd "$OUT" && find . -type f | sort | xargs sha256sum ) > "$OUT/../corpus.sha256"
-echo "sha256 list: $(dirname "$OUT")/corpus.sha256"
+list_corpus "$OUT"
