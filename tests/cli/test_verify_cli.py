@@ -45,6 +45,9 @@ def test_a_support_rule_name_that_is_no_rule_is_one_line_exit_2_before_any_answe
     assert run_tether("ingest", str(tmp_path / "water.txt"), "--db", str(tmp_path / "t.db")).code == 0
     asked = run_tether("ask", "zzzz qqqq", "--db", str(tmp_path / "t.db"), env=bad)
     assert asked.code == 2 and "no-such-rule" in asked.err and "Traceback" not in asked.err
+    # a server with the typo in its settings does not start (not a 400 on every request)
+    served = run_tether("serve", "--db", str(tmp_path / "t.db"), "--port", "0", env=bad)
+    assert served.code == 2 and "no-such-rule" in served.err and "serving" not in served.err
     good = run_tether("verify", stdin=json.dumps(WATER), env={"TETHER_SUPPORT_RULES_OFF": " figures "})
     assert good.code == 0 and json.loads(good.out)["sentences"][1]["rules"] != ["figures"]
 

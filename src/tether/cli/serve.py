@@ -80,6 +80,7 @@ def serve(
                 f"no API keys configured: refusing to serve {host} anonymously",
                 hint="add one with 'tether keys add NAME --principal P', or use --host 127.0.0.1",
             )
+        app = create_app(tether, access_log=access_log)  # its settings checked before binding
         sock = bind(host, port)
         warm()  # the process heavy requests are forked from, ready before the first one
         bound = sock.getsockname()[1]
@@ -100,7 +101,7 @@ def serve(
         # The h11 protocol with a header timer: uvicorn alone never cuts a client that
         # trickles its headers (ADR 0023).
         config = uvicorn.Config(
-            create_app(tether, access_log=access_log), log_level="warning", access_log=False,
+            app, log_level="warning", access_log=False,
             timeout_graceful_shutdown=5, lifespan="off",
             http=header_timeout_protocol(tether.settings.header_timeout_s),
         )

@@ -35,6 +35,7 @@ from ..config import Settings
 from ..errors import TetherError
 from ..facade import Tether
 from ..records import Answer
+from ..verify.rules import rules_off_setting
 from . import answers, chat, documents, pages, versions
 from .accesslog import AccessLogMiddleware
 from .answers import ServiceState
@@ -218,6 +219,7 @@ def create_app(
     ``access_log``: one line per request on the ``tether.access`` logger (INFO).
     """
     settings = settings or tether.settings
+    rules_off_setting(settings.support_rules_off)  # a typo stops the server at start, not each request
     metrics = metrics or Metrics()
     ring = keys or KeyRing(tether.store)
     app = FastAPI(
