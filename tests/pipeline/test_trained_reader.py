@@ -60,6 +60,18 @@ def test_the_answer_gate_refuses_below_its_threshold_and_names_the_score(store: 
     assert "below 1.00" in answer.refusal_reason or "below 0.9999" in answer.refusal_reason
 
 
+def test_an_answer_about_another_named_thing_is_refused_with_the_name(store: Path):
+    # The model may read the kiln's temperature as an answer about any kiln; what the
+    # question names must be bound to the sentence, its headings or its title (ADR 0070).
+    named = _ask(store, "What maximum temperature does the kiln of Raku Studio reach?", answer_threshold=0.001)
+    assert named.refused and named.refusal_layer == "guard"
+    assert "names 'Raku Studio'" in named.refusal_reason
+    # Bound by the document's title ("Kiln K-40 manual"), the same sentence answers.
+    bound = _ask(store, "What maximum temperature does the kiln of the K-40 manual reach?",
+                 answer_threshold=0.001)
+    assert not bound.refused
+
+
 def test_threshold_from_settings_then_store_then_default(store: Path):
     with Tether(store, settings=load_settings(reader="trained")) as t:
         assert answer_threshold(t.settings, t.store.get_meta) == DEFAULT_THRESHOLD

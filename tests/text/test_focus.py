@@ -179,6 +179,32 @@ def test_unbound_names_what_no_frame_or_title_binds():
 
 
 @pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        # a lower-case word after "of"/"for" is as often a common noun as a name
+        ("How long are entries kept, out of the box?", ()),
+        ("How do I enable TLS for outgoing connections?", ()),
+        ("What's Exim's default limit on recipients per message?", ("Exim",)),
+        ("What's the default tab width in Emacs?", ("Emacs",)),
+        ("What's nginx's default keepalive_timeout?", ("keepalive_timeout",)),
+        ("What does the -v option of grep do?", ("-v",)),
+    ],
+)
+def test_named_keeps_what_the_question_writes_as_a_name(question, named):
+    assert read_focus(question).named == named
+
+
+def test_unnamed_binds_identifiers_by_the_title_too():
+    focus = read_focus("Which protocols does mod_ssl enable if SSLProtocol is unset?")
+    assert focus.named == ("mod_ssl",)
+    row = "| Default: | SSLProtocol all -SSLv3 |"
+    assert focus.unnamed(row, ("SSLProtocol Directive",), "mod_ssl - HTTP Server") == []
+    assert focus.unnamed(row, ("SSLProtocol Directive",), "mod_tls - HTTP Server") == ["mod_ssl"]
+    # a subject spelt in lower case is not demanded ("box" in "out of the box")
+    assert read_focus("How long are entries kept, out of the box?").unnamed("Kept 90 days.") == []
+
+
+@pytest.mark.parametrize(
     ("question", "sentence", "defining"),
     [
         ("What is Memcheck?", "Memcheck is a memory error detector.", True),

@@ -9,6 +9,12 @@ generator proposed, on its own: an LLM's sentences are read the same way.
 
 The threshold is the store's calibration when it has one (``tether calibrate``),
 else ``DEFAULT_THRESHOLD``, chosen on held-out articles (MODEL_CARD.md).
+
+The model reads meaning, not names: asked for nginx's or Exim's default, it scores
+HAProxy's or Postfix's as an answer. So a sentence answers only when, besides its
+score, what the question names exactly (its options, identifiers and capitalised
+names: ``Focus.named``) is bound to it by the sentence, its frame or its document's
+title (``unnamed``; ADR 0070). The check can only refuse.
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ from .. import readers
 from ..config import Settings
 from ..readers.windows import answer_window, title_path
 from ..records import AnswerSentence, Hit
+from ..text.focus import frame, read_focus
 from ..text.sentences import sentence_spans
 
-__all__ = ["DEFAULT_THRESHOLD", "answer_scores", "answer_threshold", "meta_key", "unanswered"]
+__all__ = [
+    "DEFAULT_THRESHOLD", "answer_scores", "answer_threshold", "meta_key", "unanswered", "unnamed",
+]
 
 DEFAULT_THRESHOLD = 0.5
 
@@ -68,10 +77,34 @@ def answer_scores(
     return readers.answerability().prob([(question, w) for w in windows], "yes")
 
 
-def unanswered(scores: Sequence[float], threshold: float) -> str | None:
-    """Why the verified sentences do not answer, or None when one of them does."""
-    best = max(scores, default=0.0)
-    if best >= threshold:
+def unnamed(question: str, sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> str | None:
+    """What the question names that nothing binds to ``sentence`` (not the sentence,
+    its frame in the passage, its heading path or its document's title), or None."""
+    citation = sentence.citations[0]
+    hit = by_id.get(citation.passage_id)
+    if hit is None:
+        framing, title = tuple(citation.heading), citation.title
+    else:
+        at = citation.start - hit.passage.start
+        framing = (*hit.passage.heading, *frame(hit.passage.text, at))
+        title = hit.document.title
+    missing = read_focus(question).unnamed(sentence.text, framing, title)
+    return missing[0] if missing else None
+
+
+def unanswered(
+    scores: Sequence[float], threshold: float, misses: Sequence[str | None] = ()
+) -> str | None:
+    """Why the verified sentences do not answer, or None when one of them does:
+    one scores at least ``threshold`` and misses none of the question's names
+    (``misses``, one entry a sentence, from ``unnamed``)."""
+    misses = list(misses) or [None] * len(scores)
+    reading = [(s, m) for s, m in zip(scores, misses) if s >= threshold]
+    if any(m is None for _, m in reading):
         return None
+    if reading:
+        return (f"no verified sentence that reads as an answer names {reading[0][1]!r}, which "
+                "the question asks about (not in the sentence, its headings or its document's title)")
+    best = max(scores, default=0.0)
     return (f"none of the {len(scores)} verified sentences reads as an answer to the question"
             f" (the answerability model's best score {best:.2f} is below {threshold:.2f})")

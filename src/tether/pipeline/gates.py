@@ -21,7 +21,7 @@ from ..guard.answercheck import (
     judge_answers,
     sentence_answers,
 )
-from ..guard.answerable import answer_scores, answer_threshold, unanswered
+from ..guard.answerable import answer_scores, answer_threshold, unanswered, unnamed
 from ..guard.attribute import evidence_from_hits
 from ..guard.citation import judge_draft
 from ..guard.reader import bound_judge, reader_refusal
@@ -227,7 +227,8 @@ def _reads_as_answer(
     the trained reader decides (None under the lexical answer check)."""
     if run.reading is not None:
         score = answer_scores(run.question, [sentence], grounds.by_id)[0]
-        return score >= run.reading_threshold, score
+        answers = score >= run.reading_threshold and not unnamed(run.question, sentence, grounds.by_id)
+        return answers, score
     _, context, section, _ = _answering(sentence, grounds.by_id)
     return sentence_answers(
         run.question, sentence.text, context, section=section, passages=grounds.texts,
@@ -240,7 +241,8 @@ def answer_check(run: Run, grounds: Grounds) -> str | None:
     if run.reading is not None:
         if len(run.reading) < len(run.kept):  # released before the gate read them all
             run.reading = answer_scores(run.question, run.kept, grounds.by_id)
-        return unanswered(run.reading, run.reading_threshold)
+        misses = [unnamed(run.question, k, grounds.by_id) for k in run.kept]
+        return unanswered(run.reading, run.reading_threshold, misses)
     answering = [_answering(k, grounds.by_id) for k in run.kept]
     return check_answer(run.question, answering, passages=grounds.texts)
 

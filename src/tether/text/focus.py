@@ -88,6 +88,21 @@ class Focus:
         near = [sentence, *framing]
         return bool(self.exact) and all(any(mentions(t, i) for t in near) for i in self.exact)
 
+    @property
+    def named(self) -> tuple[str, ...]:
+        """What the question names as it writes it: its options and identifiers, and
+        the subjects and scopes spelt with a capital ("Exim's", "in Emacs"). A
+        lower-case word after "of"/"for" is as often a common noun ("out of the box",
+        "for outgoing connections") as a name (ADR 0070)."""
+        return self.exact + tuple(
+            s for s in (*self.subjects, *self.scopes) if any(c.isupper() for c in s))
+
+    def unnamed(self, sentence: str, framing: Sequence[str] = (), title: str = "") -> list[str]:
+        """The ``named`` items bound to ``sentence`` by nothing: not by the sentence,
+        its frame, nor its document's title (a module's page binds its directives)."""
+        near = (sentence, *framing, title)
+        return [item for item in self.named if not any(mentions(t, item) for t in near)]
+
     def unbound(self, sentence: str, framing: Sequence[str] = (), title: str = "") -> list[str]:
         """The focus items nothing binds to ``sentence``: neither the sentence, nor
         its frame (term line, headings), nor — for a subject — its document's title."""
