@@ -112,3 +112,21 @@ def test_a_qualifying_next_sentence_comes_with_the_one_it_qualifies():
     assert qualifies("If left unspecified, the delay defaults to 2000 ms.")
     assert not qualifies("The vent is on the left.")
     assert not qualifies("Iffy wiring is replaced.")
+
+
+def test_a_description_is_shown_after_the_term_it_describes(tmp_path: Path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "kilnctl.txt").write_text(
+        "KILNCTL(1)\n\nOPTIONS\n       -w, --warm-up\n              Holds the kiln at 100 degrees for"
+        " two hours before firing.\n\n       -q, --quiet\n              Prints nothing.\n", encoding="utf-8")
+    db = tmp_path / "t.db"
+    with Tether(db, settings=load_settings(reader="trained")) as t:
+        t.ingest(folder, license="CC0")
+    answer = _ask(db, "How long does kilnctl hold the kiln at 100 degrees before firing?",
+                  answer_threshold=0.001)
+    texts = [s.text for s in answer.sentences]
+    assert not answer.refused
+    described = next(i for i, s in enumerate(texts) if s.startswith("Holds the kiln"))
+    assert described > 0 and texts[described - 1] == "-w, --warm-up"
+    assert all(s.citations[0].quote == s.text for s in answer.sentences)

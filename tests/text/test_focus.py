@@ -6,6 +6,7 @@ import pytest
 
 from tether.text.focus import (
     as_read,
+    unit_term,
     frame,
     is_field,
     is_fragment,
@@ -168,6 +169,22 @@ def test_is_usage(sentence, framing, usage):
 )
 def test_is_fragment(sentence, fragment):
     assert is_fragment(sentence) is fragment
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence", "term"),
+    [
+        ("       -v, --invert-match\n              Invert the sense of matching.", "Invert", "-v, --invert-match"),
+        ("Intro.\n### gc.auto\nWhen there are more loose objects, gc packs them.", "When", "### gc.auto"),
+        ("Intro.\n### relayhost (default: empty)\nThe next-hop destination.", "The next", "### relayhost (default: empty)"),
+        ("Intro.\n## Installing the tools\nRun the installer.", "Run", None),  # a section, not a term
+        ("### gc.auto\nWhen there are many. Then it packs.", "Then", None),  # not the unit's first line
+        ("Opening line.", "Opening", None),
+    ],
+)
+def test_unit_term_is_the_line_a_description_stands_under(text, sentence, term):
+    span = unit_term(text, text.find(sentence))
+    assert (text[span[0]:span[1]] if span else None) == term
 
 
 def test_unbound_names_what_no_frame_or_title_binds():

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..config import default_reader
 from ..instructions.detect import addresses_reader, is_instruction_like
 from ..records import Draft, Hit
-from ..text.focus import GENERIC, frame, is_field, is_fragment, is_usage, mentions, read_focus, states_value
+from ..text.focus import GENERIC, frame, is_field, is_fragment, is_usage, mentions, read_focus, states_value, unit_term
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 from .lists import list_items, wants_list
@@ -176,7 +176,8 @@ class ExtractiveGenerator:
 
     def _generate_read(self, question: str, hits: Sequence[Hit]) -> Iterator[Draft]:
         """The trained reader's choice: the sentences the answerability model reads as
-        answering, best first; each shown with its successor when that qualifies it."""
+        answering, best first; each shown with its successor when that qualifies it,
+        and after the term line of the unit it opens."""
         reads = read_sentences(question, hits, keep=_is_content, limit=_READ_LIMIT)
         if not reads or reads[0].score < _PROPOSE_FLOOR:
             return
@@ -196,7 +197,11 @@ class ExtractiveGenerator:
             return
         shown: set[str] = set()
         for read in sorted(chosen, key=lambda r: (r.hit.rank, r.start)):
-            for text in (read.text, read.following if qualifies(read.following) else ""):
+            # A unit's first sentence comes after the term it describes ("-v,
+            # --invert-match", "### gc.auto"): without it, it says not what it is about.
+            term = unit_term(read.hit.passage.text, read.start)
+            named = read.hit.passage.text[term[0]:term[1]] if term else ""
+            for text in (named, read.text, read.following if qualifies(read.following) else ""):
                 if text and text not in shown:
                     shown.add(text)
                     yield Draft(text, (read.hit.passage.passage_id,))

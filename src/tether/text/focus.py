@@ -36,7 +36,7 @@ from .english import THING_DETERMINERS, USAGE_HEADINGS
 from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
-    "GENERIC", "Focus", "as_read", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
+    "GENERIC", "Focus", "as_read", "unit_term", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
     "term_like", "term_of",
 ]
 
@@ -309,6 +309,32 @@ def frame(text: str, at: int) -> tuple[str, ...]:
             if level == 0 and heading_like(line) and not term_like(line):
                 break
     return tuple(reversed(out))
+
+
+# A heading that is a term's own line: its name, maybe its value in brackets
+# ("### address_verify_relayhost (default: $relayhost)"), not a section's title.
+_TERM_HEADING = re.compile(r"#{1,6}[ \t]+[\w$.'-]+(?:[ \t]+\([^)\n]*\))?[ \t]*#*")
+
+
+def unit_term(text: str, at: int) -> tuple[int, int] | None:
+    """The span of the term line directly over a unit's first line, when the sentence
+    at ``at`` opens that line: an option line, a list item, a term's heading. A
+    description shown without it ("Overrides the relayhost parameter setting …") does
+    not say what it describes."""
+    line_start = text.rfind("\n", 0, at) + 1
+    if text[line_start:at].strip() or line_start == 0:
+        return None
+    end = line_start - 1
+    start = text.rfind("\n", 0, end) + 1
+    line = text[start:end]
+    s = line.strip()
+    if not s or len(s) > _SHORT * 2 or not (
+        (term_like(line) and _indent(line) < _indent(text[line_start:at + 1]))
+        or _TERM_HEADING.fullmatch(s)
+    ):
+        return None
+    lead = start + _indent(line)
+    return lead, lead + len(s)
 
 
 def term_of(line: str) -> str:
