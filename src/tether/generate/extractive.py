@@ -17,7 +17,17 @@ from dataclasses import dataclass
 from ..config import default_reader
 from ..instructions.detect import addresses_reader, is_instruction_like
 from ..records import Draft, Hit
-from ..text.focus import GENERIC, frame, is_field, is_fragment, is_usage, mentions, read_focus, states_value, unit_term
+from ..text.focus import (
+    GENERIC,
+    frame,
+    is_field,
+    is_fragment,
+    is_usage,
+    mentions,
+    read_focus,
+    states_value,
+    unit_term,
+)
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 from .lists import list_items, wants_list

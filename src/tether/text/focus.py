@@ -36,8 +36,8 @@ from .english import THING_DETERMINERS, USAGE_HEADINGS
 from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
-    "GENERIC", "Focus", "as_read", "unit_term", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
-    "term_like", "term_of",
+    "GENERIC", "Focus", "as_read", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
+    "term_like", "term_of", "unit_term",
 ]
 
 # An option as a command line writes it: one or two dashes, then a letter ("-0" is a
