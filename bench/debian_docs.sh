@@ -1,6 +1,28 @@
 # Shared steps of the held-out documentation sets' build_corpus.sh scripts (sourced).
 # Each set pins its packages and picks its files; these are the steps they share.
 
+# Enter a fresh work folder WORK (readable by man's user, removed on exit), unpack the
+# pinned packages NAME=VERSION there and empty OUT: the start of every build.
+start_build() {
+  local out="$1"; shift
+  WORK="$(mktemp -d)"
+  chmod 755 "$WORK"
+  trap 'rm -rf "$WORK"' EXIT
+  cd "$WORK"
+  unpack_packages "$@"
+  rm -rf "$out"
+}
+
+# Render each PACKAGE:manN/PAGE.N of the unpacked packages to OUT/PACKAGE/PAGE.N.txt.
+render_mans() {
+  local out="$1" spec pkg m; shift
+  for spec in "$@"; do
+    pkg="${spec%%:*}"; m="${spec#*:}"
+    mkdir -p "$out/$pkg"
+    render_man "x/$pkg/usr/share/man/$m" "$out/$pkg/$(basename "$m").txt" "$WORK"
+  done
+}
+
 # Download the pinned packages NAME=VERSION (not installed) and unpack each into x/NAME
 # under the current folder. Needs `apt-get update` first and dpkg-deb.
 unpack_packages() {

@@ -24,12 +24,7 @@ GIT_PAGES=(git-commit git-rebase git-stash git-gc git-clone git-push git-fetch g
   git-restore git-repack git-prune git-clean)
 SSH_MAN=(man1/ssh.1 man5/ssh_config.5 man1/scp.1 man1/sftp.1 man1/ssh-keygen.1
   man1/ssh-agent.1 man1/ssh-add.1 man1/ssh-keyscan.1 man1/ssh-copy-id.1 man8/ssh-keysign.8)
-WORK="$(mktemp -d)"
-chmod 755 "$WORK"
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-unpack_packages "${PACKAGES[@]}"
-rm -rf "$OUT"
+start_build "$OUT" "${PACKAGES[@]}"
 mkdir -p "$OUT/sqlite3-doc" "$OUT/git-doc" "$OUT/openssh-client"
 for p in "${SQLITE_PAGES[@]}"; do
   cp "x/sqlite3-doc/usr/share/doc/sqlite3/$p.html" "$OUT/sqlite3-doc/$p.html"
@@ -37,7 +32,5 @@ done
 for p in "${GIT_PAGES[@]}"; do
   cp "x/git-doc/usr/share/doc/git/html/$p.html" "$OUT/git-doc/$p.html"
 done
-for m in "${SSH_MAN[@]}"; do
-  render_man "x/openssh-client/usr/share/man/$m" "$OUT/openssh-client/$(basename "$m").txt" "$WORK"
-done
+render_mans "$OUT" "${SSH_MAN[@]/#/openssh-client:}"
 list_corpus "$OUT"

@@ -23,12 +23,7 @@ LIGHTTPD_DOCS=(access accesslog alias authentication cgi compress configuration 
   redirect rewrite rrdtool scgi security setenv simple-vhost skeleton ssi ssl state status
   traffic-shaping userdir webdav)
 CHRONY_MAN=(man5/chrony.conf.5 man1/chronyc.1 man8/chronyd.8)
-WORK="$(mktemp -d)"
-chmod 755 "$WORK"
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-unpack_packages "${PACKAGES[@]}"
-rm -rf "$OUT"
+start_build "$OUT" "${PACKAGES[@]}"
 mkdir -p "$OUT/postgresql-doc-15" "$OUT/lighttpd-doc" "$OUT/chrony"
 for p in "${PG_PAGES[@]}"; do
   cp "x/postgresql-doc-15/usr/share/doc/postgresql-doc-15/html/$p.html" "$OUT/postgresql-doc-15/$p.html"
@@ -38,7 +33,5 @@ for d in "${LIGHTTPD_DOCS[@]}"; do
   if [ -f "$src.gz" ]; then gzip -dc "$src.gz" > "$OUT/lighttpd-doc/$d.txt"; else cp "$src" "$OUT/lighttpd-doc/$d.txt"; fi
 done
 gzip -dc "x/chrony/usr/share/doc/chrony/FAQ.gz" > "$OUT/chrony/FAQ.txt"
-for m in "${CHRONY_MAN[@]}"; do
-  render_man "x/chrony/usr/share/man/$m" "$OUT/chrony/$(basename "$m").txt" "$WORK"
-done
+render_mans "$OUT" "${CHRONY_MAN[@]/#/chrony:}"
 list_corpus "$OUT"

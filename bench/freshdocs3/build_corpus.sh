@@ -19,18 +19,9 @@ MAN=(mosquitto:man5/mosquitto.conf.5 mosquitto:man8/mosquitto.8 mosquitto:man1/m
   mosquitto:man7/mosquitto-tls.7 rsync:man1/rsync.1 rsync:man5/rsyncd.conf.5
   unbound:man5/unbound.conf.5 unbound:man8/unbound.8 unbound:man8/unbound-control.8)
 BIND_PAGES=(chapter3 chapter4 chapter5 chapter6 chapter7 reference)
-WORK="$(mktemp -d)"
-chmod 755 "$WORK"
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-unpack_packages "${PACKAGES[@]}"
-rm -rf "$OUT"
+start_build "$OUT" "${PACKAGES[@]}"
 mkdir -p "$OUT/bind9-doc"
-for spec in "${MAN[@]}"; do
-  pkg="${spec%%:*}"; m="${spec#*:}"
-  mkdir -p "$OUT/$pkg"
-  render_man "x/$pkg/usr/share/man/$m" "$OUT/$pkg/$(basename "$m").txt" "$WORK"
-done
+render_mans "$OUT" "${MAN[@]}"
 for p in "${BIND_PAGES[@]}"; do
   cp "x/bind9-doc/usr/share/doc/bind9-doc/arm/$p.html" "$OUT/bind9-doc/$p.html"
 done

@@ -18,18 +18,9 @@ PACKAGES=(
 MAN=(tmux:man1/tmux.1 dnsmasq-base:man8/dnsmasq.8 logrotate:man8/logrotate.8)
 EXIM_PAGES=(ch-retry_configuration ch-log_files ch-the_smtp_transport
   ch-starting_the_daemon_and_the_use_of_network_interfaces ch-smtp_authentication)
-WORK="$(mktemp -d)"
-chmod 755 "$WORK"
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-unpack_packages "${PACKAGES[@]}"
-rm -rf "$OUT"
+start_build "$OUT" "${PACKAGES[@]}"
 mkdir -p "$OUT/exim4-doc-html"
-for spec in "${MAN[@]}"; do
-  pkg="${spec%%:*}"; m="${spec#*:}"
-  mkdir -p "$OUT/$pkg"
-  render_man "x/$pkg/usr/share/man/$m" "$OUT/$pkg/$(basename "$m").txt" "$WORK"
-done
+render_mans "$OUT" "${MAN[@]}"
 for p in "${EXIM_PAGES[@]}"; do
   cp "x/exim4-doc-html/usr/share/doc/exim4-doc-html/spec_html/$p.html" "$OUT/exim4-doc-html/$p.html"
 done
