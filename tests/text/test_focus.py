@@ -6,7 +6,6 @@ import pytest
 
 from tether.text.focus import (
     as_read,
-    unit_term,
     frame,
     is_field,
     is_fragment,
@@ -16,6 +15,7 @@ from tether.text.focus import (
     states_value,
     term_like,
     term_of,
+    unit_term,
 )
 
 
@@ -176,7 +176,7 @@ def test_is_fragment(sentence, fragment):
     [
         ("       -v, --invert-match\n              Invert the sense of matching.", "Invert", "-v, --invert-match"),
         ("Intro.\n### gc.auto\nWhen there are more loose objects, gc packs them.", "When", "### gc.auto"),
-        ("Intro.\n### relayhost (default: empty)\nThe next-hop destination.", "The next", "### relayhost (default: empty)"),
+        ("Intro.\n### kiln_vent (default: closed)\nWhether the vent opens.", "Whether", "### kiln_vent (default: closed)"),
         ("Intro.\n## Installing the tools\nRun the installer.", "Run", None),  # a section, not a term
         ("### gc.auto\nWhen there are many. Then it packs.", "Then", None),  # not the unit's first line
         ("Opening line.", "Opening", None),
@@ -199,11 +199,11 @@ def test_unbound_names_what_no_frame_or_title_binds():
     ("question", "named"),
     [
         # a lower-case word after "of"/"for" is as often a common noun as a name
-        ("How long are entries kept, out of the box?", ()),
-        ("How do I enable TLS for outgoing connections?", ()),
-        ("What's Exim's default limit on recipients per message?", ("Exim",)),
-        ("What's the default tab width in Emacs?", ("Emacs",)),
-        ("What's nginx's default keepalive_timeout?", ("keepalive_timeout",)),
+        ("How hot does the kiln get, out of the box?", ()),
+        ("How do I warm the kiln for outgoing orders?", ()),
+        ("What's Kestrel's default limit on open files?", ("Kestrel",)),
+        ("What's the default font size in Norvale?", ("Norvale",)),
+        ("What's the kilnd daemon's default firing_timeout?", ("firing_timeout",)),
         ("What does the -v option of grep do?", ("-v",)),
     ],
 )
@@ -212,13 +212,13 @@ def test_named_keeps_what_the_question_writes_as_a_name(question, named):
 
 
 def test_unnamed_binds_identifiers_by_the_title_too():
-    focus = read_focus("Which protocols does mod_ssl enable if SSLProtocol is unset?")
-    assert focus.named == ("mod_ssl",)
-    row = "| Default: | SSLProtocol all -SSLv3 |"
-    assert focus.unnamed(row, ("SSLProtocol Directive",), "mod_ssl - HTTP Server") == []
-    assert focus.unnamed(row, ("SSLProtocol Directive",), "mod_tls - HTTP Server") == ["mod_ssl"]
+    focus = read_focus("Which glazes does mod_kiln allow if GlazeList is unset?")
+    assert focus.named == ("mod_kiln",)
+    row = "| Default: | GlazeList celadon |"
+    assert focus.unnamed(row, ("GlazeList Directive",), "mod_kiln - Studio Manual") == []
+    assert focus.unnamed(row, ("GlazeList Directive",), "mod_wheel - Studio Manual") == ["mod_kiln"]
     # a subject spelt in lower case is not demanded ("box" in "out of the box")
-    assert read_focus("How long are entries kept, out of the box?").unnamed("Kept 90 days.") == []
+    assert read_focus("How hot does the kiln get, out of the box?").unnamed("It reaches 1,300 °C.") == []
 
 
 @pytest.mark.parametrize(

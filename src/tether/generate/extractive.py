@@ -208,7 +208,7 @@ class ExtractiveGenerator:
         shown: set[str] = set()
         for read in sorted(chosen, key=lambda r: (r.hit.rank, r.start)):
             # A unit's first sentence comes after the term it describes ("-v,
-            # --invert-match", "### gc.auto"): without it, it says not what it is about.
+            # --invert-match", "### kiln_vent"): without it, it says not what it is about.
             term = unit_term(read.hit.passage.text, read.start)
             named = read.hit.passage.text[term[0]:term[1]] if term else ""
             for text in (named, read.text, read.following if qualifies(read.following) else ""):

@@ -10,8 +10,8 @@ generator proposed, on its own: an LLM's sentences are read the same way.
 The threshold is the store's calibration when it has one (``tether calibrate``),
 else ``DEFAULT_THRESHOLD``, chosen on held-out articles (MODEL_CARD.md).
 
-The model reads meaning, not names: asked for nginx's or Exim's default, it scores
-HAProxy's or Postfix's as an answer. So a sentence answers only when, besides its
+The model reads meaning, not names: asked for one product's default, it scores a
+neighbouring product's as an answer. So a sentence answers only when, besides its
 score, what the question names exactly (its options, identifiers and capitalised
 names: ``Focus.named``) is bound to it by the sentence, its frame or its document's
 title (``unnamed``; ADR 0070). The check can only refuse.

@@ -91,9 +91,9 @@ class Focus:
     @property
     def named(self) -> tuple[str, ...]:
         """What the question names as it writes it: its options and identifiers, and
-        the subjects and scopes spelt with a capital ("Exim's", "in Emacs"). A
-        lower-case word after "of"/"for" is as often a common noun ("out of the box",
-        "for outgoing connections") as a name (ADR 0070)."""
+        the subjects and scopes spelt with a capital ("Kestrel's", "in Norvale"). A
+        lower-case word after "of"/"for" is as often a common noun ("a line of text",
+        "for new orders") as a name (ADR 0070)."""
         return self.exact + tuple(
             s for s in (*self.subjects, *self.scopes) if any(c.isupper() for c in s))
 
@@ -312,15 +312,15 @@ def frame(text: str, at: int) -> tuple[str, ...]:
 
 
 # A heading that is a term's own line: its name, maybe its value in brackets
-# ("### address_verify_relayhost (default: $relayhost)"), not a section's title.
+# ("### kiln_vent (default: closed)"), not a section's title.
 _TERM_HEADING = re.compile(r"#{1,6}[ \t]+[\w$.'-]+(?:[ \t]+\([^)\n]*\))?[ \t]*#*")
 
 
 def unit_term(text: str, at: int) -> tuple[int, int] | None:
     """The span of the term line directly over a unit's first line, when the sentence
     at ``at`` opens that line: an option line, a list item, a term's heading. A
-    description shown without it ("Overrides the relayhost parameter setting …") does
-    not say what it describes."""
+    description shown without it ("Whether the vent opens during firing.") does not
+    say what it describes."""
     line_start = text.rfind("\n", 0, at) + 1
     if text[line_start:at].strip() or line_start == 0:
         return None
