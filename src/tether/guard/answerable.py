@@ -92,13 +92,10 @@ def unnamed(question: str, sentence: AnswerSentence, by_id: Mapping[str, Hit]) -
     return missing[0] if missing else None
 
 
-def unanswered(
-    scores: Sequence[float], threshold: float, misses: Sequence[str | None] = ()
-) -> str | None:
+def unanswered(scores: Sequence[float], threshold: float, misses: Sequence[str | None]) -> str | None:
     """Why the verified sentences do not answer, or None when one of them does:
     one scores at least ``threshold`` and misses none of the question's names
     (``misses``, one entry a sentence, from ``unnamed``)."""
-    misses = list(misses) or [None] * len(scores)
     reading = [(s, m) for s, m in zip(scores, misses) if s >= threshold]
     if any(m is None for _, m in reading):
         return None
