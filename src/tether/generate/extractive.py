@@ -210,8 +210,8 @@ class ExtractiveGenerator:
             # A unit's first sentence comes after the term it describes ("-v,
             # --invert-match", "### kiln_vent"): without it, it says not what it is about.
             term = unit_term(read.hit.passage.text, read.start)
-            named = read.hit.passage.text[term[0]:term[1]] if term else ""
-            for text in (named, read.text, read.following if qualifies(read.following) else ""):
+            term_line = read.hit.passage.text[term[0]:term[1]] if term else ""
+            for text in (term_line, read.text, read.following if qualifies(read.following) else ""):
                 if text and text not in shown:
                     shown.add(text)
                     yield Draft(text, (read.hit.passage.passage_id,))
