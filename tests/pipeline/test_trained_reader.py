@@ -130,3 +130,23 @@ def test_a_description_is_shown_after_the_term_it_describes(tmp_path: Path):
     described = next(i for i, s in enumerate(texts) if s.startswith("Holds the kiln"))
     assert described > 0 and texts[described - 1] == "-w, --warm-up"
     assert all(s.citations[0].quote == s.text for s in answer.sentences)
+
+
+def test_a_description_is_shown_before_the_default_its_unit_states(tmp_path: Path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "kiln.conf.txt").write_text(
+        "KILN.CONF(5)\n\nSETTINGS\n       vent_time SECONDS\n              How long the vent stays open"
+        " after a firing. The vent closes by itself afterwards. The default is 45 minutes.\n\n"
+        "       glaze_mode MODE\n              Which glaze programme runs. The default is matte.\n",
+        encoding="utf-8")
+    db = tmp_path / "t.db"
+    with Tether(db, settings=load_settings(reader="trained")) as t:
+        t.ingest(folder, license="CC0")
+    answer = _ask(db, "For how long does the kiln leave its vent open after firing if I never change it?",
+                  answer_threshold=0.001)
+    texts = [s.text for s in answer.sentences]
+    described = texts.index("How long the vent stays open after a firing.")
+    assert "The default is 45 minutes." in texts[described + 1:]
+    assert "The default is matte." not in texts  # another unit's default is not this one's
+    assert all(s.citations[0].quote == s.text for s in answer.sentences)

@@ -15,6 +15,7 @@ from tether.text.focus import (
     states_value,
     term_like,
     term_of,
+    unit_default,
     unit_term,
 )
 
@@ -185,6 +186,32 @@ def test_is_fragment(sentence, fragment):
 def test_unit_term_is_the_line_a_description_stands_under(text, sentence, term):
     span = unit_term(text, text.find(sentence))
     assert (text[span[0]:span[1]] if span else None) == term
+
+
+_KILN = ("       -t, --vent-time SECONDS\n              Number of seconds the kiln vents for. It counts\n"
+         "              from ignition. The default is 30.\n       -q, --quiet\n              Say nothing. "
+         "The default is to report each firing.")
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence", "default"),
+    [
+        (_KILN, "Number of", "The default is 30."),  # two sentences on, the same unit
+        (_KILN, "It counts", "The default is 30."),
+        (_KILN, "Say nothing", "The default is to report each firing."),
+        ("- vent_time\n  Number of seconds it vents.\n- glaze\n  Defaults to clear.", "Number", None),  # next unit's
+        ("Number of seconds the kiln vents for (default 30).", "Number", None),  # it states its own
+        ("### vent_time\nNumber of seconds it vents.\n### glaze\nDefaults to clear.", "Number", None),
+        ("One. Two. Three. Four. Five. Six. Seven. Defaults to nine.", "One", None),  # too far on
+    ],
+)
+def test_unit_default_is_the_default_a_description_leaves_to_a_later_sentence(text, sentence, default):
+    at = text.find(sentence)
+    end = text.find(".", at) + 1
+    if text[end - 2:end] == ").":
+        end = len(text)
+    span = unit_default(text, at, end)
+    assert (text[span[0]:span[1]] if span else None) == default
 
 
 def test_unbound_names_what_no_frame_or_title_binds():

@@ -26,6 +26,7 @@ from ..text.focus import (
     mentions,
     read_focus,
     states_value,
+    unit_default,
     unit_term,
 )
 from ..text.sentences import sentence_spans
@@ -209,9 +210,13 @@ class ExtractiveGenerator:
         for read in sorted(chosen, key=lambda r: (r.hit.rank, r.start)):
             # A unit's first sentence comes after the term it describes ("-v,
             # --invert-match", "### kiln_vent"): without it, it says not what it is about.
-            term = unit_term(read.hit.passage.text, read.start)
-            term_line = read.hit.passage.text[term[0]:term[1]] if term else ""
-            for text in (term_line, read.text, read.following if qualifies(read.following) else ""):
+            text_of = read.hit.passage.text
+            term, default = unit_term(text_of, read.start), unit_default(text_of, read.start, read.end)
+            term_line = text_of[term[0]:term[1]] if term else ""
+            # ... and before its default, when its unit states one a few sentences on.
+            stated = text_of[default[0]:default[1]] if default else ""
+            for text in (term_line, read.text, read.following if qualifies(read.following) else "",
+                         stated):
                 if text and text not in shown:
                     shown.add(text)
                     yield Draft(text, (read.hit.passage.passage_id,))

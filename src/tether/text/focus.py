@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .english import THING_DETERMINERS, USAGE_HEADINGS
+from .sentences import sentence_spans
 from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
     "GENERIC", "Focus", "as_read", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
-    "term_like", "term_of", "unit_term",
+    "term_like", "term_of", "unit_default", "unit_term",
 ]
 
 # An option as a command line writes it: one or two dashes, then a letter ("-0" is a
@@ -335,6 +336,31 @@ def unit_term(text: str, at: int) -> tuple[int, int] | None:
         return None
     lead = start + _indent(line)
     return lead, lead + len(s)
+
+
+# A sentence stating a default ("The default is 100.", "Defaults to 1800 seconds.",
+# "Default: 128").
+_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
+# How far after a description its unit's default is looked for, in sentences.
+_DEFAULT_REACH = 6
+
+
+def unit_default(text: str, at: int, end: int) -> tuple[int, int] | None:
+    """The span of the sentence that states the default of the unit the sentence at
+    ``at``–``end`` describes, when that sentence does not: one of the next few in the
+    same unit (under the same term line and headings, ``frame``). A description
+    shown without its default ("Number of seconds the kiln vents for.") leaves out
+    what a reader of a setting looks for next ("The default is 30.")."""
+    if _STATES_DEFAULT.search(text, at, end):
+        return None
+    unit = frame(text, at)
+    later = [s for s in sentence_spans(text) if s.start >= end][:_DEFAULT_REACH]
+    for span in later:
+        if frame(text, span.start) != unit:
+            return None
+        if _STATES_DEFAULT.search(text, span.start, span.end):
+            return span.start, span.end
+    return None
 
 
 def term_of(line: str) -> str:
