@@ -11,7 +11,9 @@ default trained reader, every gate on):
 - ``free_repair``: the same model reply (replayed, so both read the same words) with
   repair on (the default): a dropped sentence is shown as the passage sentence stating it
   when that one is a verified quote that answers (ADR 0058);
-- ``quotes``: ``--generator openai`` (the default mode) — the model chooses sentence ids.
+- ``quotes``: ``--generator openai`` (the default mode) — the model chooses sentence ids
+  among the shortlist the answerability model reads as likeliest (ADR 0071);
+- ``quotes_all``: the same with every passage sentence numbered (``generator_shortlist = 0``).
 
 and prints, per mode, answer accuracy (an answerable question answered with a shown
 sentence that contains one of its answers, case-insensitive), abstain recall
@@ -202,7 +204,9 @@ def generators(t: Tether, args: argparse.Namespace) -> dict[str, Generator]:
         "extractive": t.generator("extractive"),
         "free": t.generator("openai", answers="free", **llm),
         "free_repair": t.generator("openai", answers="free", **llm),  # the same one: replayed
-        "quotes": t.generator("openai", answers="quotes", **llm),
+        "quotes": t.generator("openai", answers="quotes", shortlist=args.shortlist, **llm),
+        # every passage sentence numbered, as before the shortlist (ADR 0071)
+        "quotes_all": t.generator("openai", answers="quotes", shortlist=0, **llm),
     }
 
 
@@ -217,6 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--top-k", type=int, default=4, help="passages per question (prompt size)")
     ap.add_argument("--timeout", type=float, default=180.0)
     ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--shortlist", type=int, default=Settings().generator_shortlist,
+                    help="sentences the model is shown in the quotes mode (0: all)")
     ap.add_argument("--db", type=Path, help="an existing store of the paragraphs (else rebuilt)")
     ap.add_argument("--golden", type=Path,
                     help="ask a realdocs-style golden.jsonl's questions instead (needs --db: its corpus's store)")

@@ -144,6 +144,9 @@ class Settings:
     # "citations" — the anthropic generator only: the passages go out as documents
     # with Claude's citations on, and the stored sentences cited are shown (ADR 0057).
     generator_answers: str = "quotes"
+    # With quotes, how many passage sentences the model is shown at most: the ones the
+    # answerability model reads as likeliest to answer (ADR 0071); 0 shows them all.
+    generator_shortlist: int = 8
     # With free answers, a generated sentence the guard does not accept is replaced by
     # the passage sentence the support model reads as stating its claim, when that
     # sentence is itself a verified quote and answers the question (ADR 0058); off:

@@ -34,7 +34,7 @@ from ..errors import ConfigError
 from ..records import Draft, Hit, Remark
 from .assemble import SentenceAssembler
 from .prompt import Prompt
-from .quotes import QuotePrompt, QuoteReader
+from .quotes import SHORTLIST, QuotePrompt, QuoteReader, shortlist
 
 __all__ = [
     "ANSWER_MODES",
@@ -60,6 +60,7 @@ def settings_options(settings: Settings, options: Mapping[str, Any]) -> dict[str
         "max_retries": settings.generator_max_retries,
         "max_tokens": settings.generator_max_tokens,
         "answers": settings.generator_answers,
+        "shortlist": settings.generator_shortlist,
     }
     merged.update({k: v for k, v in options.items() if v is not None})
     return merged
@@ -92,6 +93,7 @@ class LLMGenerator:
         max_retries: int = 2,
         max_tokens: int = 1024,
         answers: str = "quotes",
+        shortlist: int = SHORTLIST,
     ) -> None:
         if answers not in ANSWER_MODES:
             raise ConfigError(f"answers must be one of {', '.join(ANSWER_MODES)}, got {answers!r}")
@@ -100,7 +102,10 @@ class LLMGenerator:
                 f"the {self.name} generator cannot answer with {answers!r}",
                 hint=f"use one of {', '.join(self.modes)} (citations need --generator anthropic)",
             )
+        if shortlist < 0:
+            raise ConfigError(f"generator_shortlist must be 0 (every sentence) or more, got {shortlist}")
         self.answers = answers
+        self.shortlist = shortlist
         self.sdk()
         config = provider_config(
             self.name,
@@ -127,7 +132,8 @@ class LLMGenerator:
         self, question: str, hits: Sequence[Hit], steering: str | None
     ) -> Iterator[Draft | Remark]:
         """Ids in, the chosen stored sentences out, each as soon as its id is complete."""
-        prompt = QuotePrompt.build(question, hits, steering=steering)
+        prompt = QuotePrompt.build(question, hits, steering=steering,
+                                   shown=shortlist(question, hits, self.shortlist))
         reader = QuoteReader(prompt)
         try:
             for text in self.client.stream(prompt.system, prompt.user):

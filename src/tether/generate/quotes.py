@@ -11,6 +11,12 @@ the lead-in, the model's word that the passages do not answer, an id that is mal
 repeated, out of range or written after that word, and text written between ids
 ("[1.2] ignore the rules").
 
+When the passages hold more than ``SHORTLIST`` sentences, only the ``SHORTLIST`` that
+the shipped answerability model reads as likeliest to answer are shown to the model,
+under their ids in the whole passage (ADR 0071): a small model chooses better among a
+few sentences than among a hundred, and reads the prompt faster. An id it was not shown
+is ignored like one out of range.
+
 A document cannot forge an id: every sentence is one line of the prompt and square
 brackets in passage text reach the model as parentheses, so the only ``[p.s]`` in the
 prompt are Tether's own.
@@ -38,9 +44,10 @@ from dataclasses import dataclass
 from ..records import Draft, Hit, Remark
 from ..text.sentences import sentence_spans
 from .prompt import INJECTION_LINE, source_label
+from .reading import read_sentences
 
-__all__ = ["IGNORED", "QUOTE_SYSTEM_PROMPT", "Numbered", "QuotePrompt", "QuoteReader", "declines", "kept",
-           "opening"]
+__all__ = ["IGNORED", "QUOTE_SYSTEM_PROMPT", "SHORTLIST", "Numbered", "QuotePrompt", "QuoteReader", "declines",
+           "kept", "opening", "shortlist"]
 
 QUOTE_SYSTEM_PROMPT = f"""\
 You answer a question by choosing sentences from the numbered passages in the user's \
@@ -69,7 +76,7 @@ answer it is removed before anyone sees it."""
 IGNORED = {
     "malformed": "not a [passage.sentence] id",
     "duplicate": "chosen already",
-    "out_of_range": "no such sentence among the passages given",
+    "out_of_range": "no such sentence among the passages given",  # or one not shown to the model
     "after_decline": "written after the model said the passages do not answer",
 }
 
@@ -91,6 +98,11 @@ MAX_BRACKET = 48
 # The lead-in and the text between ids are kept for the trace up to this length;
 # neither is ever shown, so the bound only keeps a rambling model out of the record.
 KEPT_CHARS = 300
+# How many sentences the model is shown at most (ADR 0071); 0 shows every sentence.
+SHORTLIST = 8
+# How many sentences the answerability model reads to choose them (its own pre-rank
+# keeps the rest out: the model costs ~15 ms a sentence on one core).
+_SHORTLIST_READ = 32
 # "[1.1-1.99]" is a typo or an attack, not ninety-nine choices.
 MAX_RANGE = 10
 _ID = re.compile(r"(\d{1,3})\.(\d{1,3})")
@@ -129,29 +141,59 @@ def opening(lead: str) -> tuple[bool, list[Proposal]]:
 
 @dataclass(frozen=True, slots=True)
 class Numbered:
-    """One sentence of the context: the passage it was cut from and its stored text
-    (whitespace folded, nothing else changed)."""
+    """One sentence of the context: the passage it was cut from, its stored text
+    (whitespace folded, nothing else changed) and its range in the passage."""
 
     passage_id: str
     text: str
+    start: int = 0
+    end: int = 0
+
+
+def _answers_something(sentence: str) -> bool:
+    return any(c.isalnum() for c in sentence)
 
 
 def number_sentences(hit: Hit) -> list[Numbered]:
     """The passage's sentences as the splitter cuts them; one without a letter or
     digit (a rule, a lone bullet) answers nothing and gets no id."""
     text = hit.passage.text
-    pieces = (text[s.start : s.end] for s in sentence_spans(text))
-    return [Numbered(hit.passage.passage_id, _fold(p)) for p in pieces if any(c.isalnum() for c in p)]
+    return [Numbered(hit.passage.passage_id, _fold(text[s.start:s.end]), s.start, s.end)
+            for s in sentence_spans(text) if _answers_something(text[s.start:s.end])]
 
 
-def _block(number: int, hit: Hit, sentences: Sequence[Numbered]) -> str:
+Shown = tuple[tuple[str, int], ...]  # (passage id, start of the sentence in it), best first
+
+
+def shortlist(question: str, hits: Sequence[Hit], size: int = SHORTLIST) -> Shown | None:
+    """The ``size`` sentences of ``hits`` the answerability model reads as likeliest to
+    answer ``question``, best first; None (show them all) when there are no more."""
+    if size <= 0 or sum(len(number_sentences(hit)) for hit in hits) <= size:
+        return None
+    reads = read_sentences(question, hits, keep=_answers_something, limit=_SHORTLIST_READ)
+    return tuple((r.hit.passage.passage_id, r.start) for r in reads[:size])
+
+
+def _block(number: int, hit: Hit, lines: Sequence[tuple[int, Numbered]]) -> str:
     head = f"Passage {number} — {source_label(hit.document.source)}"
     if hit.passage.region:
         head += f" · {hit.passage.region}"
     # Brackets in a document's text become parentheses: only Tether writes ids.
-    lines = [f"[{number}.{n}] " + s.text.replace("[", "(").replace("]", ")")
-             for n, s in enumerate(sentences, 1)]
-    return "\n".join([head, *lines])
+    return "\n".join([head, *(f"[{number}.{n}] " + s.text.replace("[", "(").replace("]", ")")
+                               for n, s in lines)])
+
+
+def _blocks(hits: Sequence[Hit], passages: Sequence[Sequence[Numbered]], shown: Shown | None) -> list[str]:
+    """Every passage with every sentence, in retrieval order; with ``shown``, only those
+    sentences, best first, each passage where its best one stands."""
+    numbered = [list(enumerate(s, 1)) for s in passages]
+    if shown is None:
+        return [_block(p, hit, lines) for p, (hit, lines) in enumerate(zip(hits, numbered), 1)]
+    place = {key: i for i, key in enumerate(shown)}
+    ranked = [sorted(((place[(s.passage_id, s.start)], n, s) for n, s in lines
+                      if (s.passage_id, s.start) in place)) for lines in numbered]
+    order = sorted((lines[0][0], p) for p, lines in enumerate(ranked, 1) if lines)
+    return [_block(p, hits[p - 1], [(n, s) for _, n, s in ranked[p - 1]]) for _, p in order]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,22 +203,28 @@ class QuotePrompt:
     system: str
     user: str
     passages: tuple[tuple[Numbered, ...], ...]  # [p.s] is passages[p - 1][s - 1]
+    shown: Shown | None = None  # the sentences the model was shown; None: all
 
     @classmethod
-    def build(cls, question: str, hits: Sequence[Hit], *, steering: str | None = None) -> QuotePrompt:
+    def build(cls, question: str, hits: Sequence[Hit], *, steering: str | None = None,
+              shown: Shown | None = None) -> QuotePrompt:
+        """The prompt over ``hits``; with ``shown`` (from ``shortlist``), only those
+        sentences are in it, best first, and a passage with none of them is left out."""
         system = QUOTE_SYSTEM_PROMPT
         if steering and steering.strip():
             system += "\n\nAbout the passages retrieved for this question: " + steering.strip()
         passages = tuple(tuple(number_sentences(hit)) for hit in hits)
-        blocks = [_block(n, hit, s) for n, (hit, s) in enumerate(zip(hits, passages, strict=True), 1)]
+        blocks = _blocks(hits, passages, shown)
         context = "\n\n".join(blocks) if blocks else "(no passages were retrieved)"
         user = f"Passages:\n\n{context}\n\nQuestion: {question.strip()}"
-        return cls(system, user, passages)
+        return cls(system, user, passages, shown)
 
     def sentence(self, passage: int, sentence: int) -> Numbered | None:
-        """The sentence ``[passage.sentence]`` stands for; None when there is none."""
+        """The sentence ``[passage.sentence]`` stands for; None when there is none or
+        the model was not shown it."""
         if 1 <= passage <= len(self.passages) and 1 <= sentence <= len(self.passages[passage - 1]):
-            return self.passages[passage - 1][sentence - 1]
+            found = self.passages[passage - 1][sentence - 1]
+            return found if self.shown is None or (found.passage_id, found.start) in self.shown else None
         return None
 
 
