@@ -94,3 +94,20 @@ def test_prose_and_code_are_told_apart() -> None:
     assert not reads_as_prose(CONFIG.replace("&lt;", "<").replace("&gt;", ">").split("\n"))
     assert not reads_as_prose(["backend monitoring", "    stats enable", "    stats uri /admin"])
     assert not reads_as_prose([])
+
+
+COMMENTS = ("# The kiln log starts a comment here.  The next line\n"
+            "# is a new comment, even though it reads as\n# part of the comment before it.")
+
+
+@pytest.mark.parametrize("settings", [TREE, STREAMED], ids=["tree", "streamed"])
+def test_a_pre_of_code_comments_is_code_and_opens_no_heading(settings: Settings) -> None:
+    # Comment lines read as words, but "# part of …" is no heading of the page: it is
+    # fenced, and what follows keeps the page's own headings.
+    page = _page("<h2>Comments</h2><p>Comments start with a hash. For example:</p>",
+                 f"<pre>{COMMENTS}</pre>", "<h2>Vents</h2><p>The vent opens at 400 degrees.</p>")
+    text = _text(page, settings)
+    assert f"{FENCE}\n{COMMENTS}\n{FENCE}" in text
+    vent = next(b for b in outline(text, markdown=True) if "400 degrees" in text[b.start:b.end])
+    assert "part of the comment before it." not in " ".join(vent.heading)
+    assert not reads_as_prose(COMMENTS.split("\n"))

@@ -238,7 +238,7 @@ def load_manifest(path: str | Path) -> dict[Path, dict[str, Any]]:
 
 # Bump when what ingest makes of the same bytes changes in a way a package version
 # does not show (a development tree): every file is then read again.
-INGEST_RECIPE = 3  # 2: HTML visibility and Markdown rendered (ADR 0046); 3: HTML code fenced, headings over tables (ADR 0056)
+INGEST_RECIPE = 4  # 2: HTML visibility and Markdown rendered (ADR 0046); 3: HTML code fenced, headings over tables (ADR 0056); 4: an HTML <pre> of code comments is code
 # Settings that change what a file becomes; a record made under others is not reused.
 _INGEST_SETTINGS = (
     "passage_chars", "max_file_bytes", "max_text_chars", "max_pdf_pages", "max_pdf_tokens",

@@ -45,10 +45,16 @@ _WORD = re.compile(r"[(\"'\[]*[^\W\d_]+(?:['’-][^\W\d_]+)*[)\]\"',;:.!?]*")
 _SENTENCE_END = re.compile(r"[^\W\d_][.!?](?:\s|$)")
 
 
+# A code comment's opening: "# the next line …" and "// part of …" read as words, but a
+# line of prose in a preformatted manual never opens with one.
+_COMMENT = re.compile(r"(?:#|//|/\*|;)")
+
+
 def _prose_line(line: str) -> bool:
-    """Six tokens or more, at least three in four of them words."""
+    """Six tokens or more, at least three in four of them words, not a code comment."""
     tokens = line.split()
-    return len(tokens) >= 6 and sum(1 for t in tokens if _WORD.fullmatch(t)) >= 0.75 * len(tokens)
+    return (len(tokens) >= 6 and not _COMMENT.match(line)
+            and sum(1 for t in tokens if _WORD.fullmatch(t)) >= 0.75 * len(tokens))
 
 
 def reads_as_prose(lines: list[str]) -> bool:
