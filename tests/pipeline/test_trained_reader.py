@@ -114,15 +114,21 @@ def test_a_qualifying_next_sentence_comes_with_the_one_it_qualifies():
     assert not qualifies("Iffy wiring is replaced.")
 
 
-def test_a_description_is_shown_after_the_term_it_describes(tmp_path: Path):
+def _man_page_store(tmp_path: Path, name: str, text: str) -> Path:
+    """A store of one man page rendered as text, ingested with the trained reader."""
     folder = tmp_path / "docs"
     folder.mkdir()
-    (folder / "kilnctl.txt").write_text(
-        "KILNCTL(1)\n\nOPTIONS\n       -w, --warm-up\n              Holds the kiln at 100 degrees for"
-        " two hours before firing.\n\n       -q, --quiet\n              Prints nothing.\n", encoding="utf-8")
+    (folder / name).write_text(text, encoding="utf-8")
     db = tmp_path / "t.db"
     with Tether(db, settings=load_settings(reader="trained")) as t:
         t.ingest(folder, license="CC0")
+    return db
+
+
+def test_a_description_is_shown_after_the_term_it_describes(tmp_path: Path):
+    db = _man_page_store(tmp_path, "kilnctl.txt", (
+        "KILNCTL(1)\n\nOPTIONS\n       -w, --warm-up\n              Holds the kiln at 100 degrees for"
+        " two hours before firing.\n\n       -q, --quiet\n              Prints nothing.\n"))
     answer = _ask(db, "How long does kilnctl hold the kiln at 100 degrees before firing?",
                   answer_threshold=0.001)
     texts = [s.text for s in answer.sentences]
@@ -133,16 +139,10 @@ def test_a_description_is_shown_after_the_term_it_describes(tmp_path: Path):
 
 
 def test_a_description_is_shown_before_the_default_its_unit_states(tmp_path: Path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "kiln.conf.txt").write_text(
+    db = _man_page_store(tmp_path, "kiln.conf.txt", (
         "KILN.CONF(5)\n\nSETTINGS\n       vent_time SECONDS\n              How long the vent stays open"
         " after a firing. The vent closes by itself afterwards. The default is 45 minutes.\n\n"
-        "       glaze_mode MODE\n              Which glaze programme runs. The default is matte.\n",
-        encoding="utf-8")
-    db = tmp_path / "t.db"
-    with Tether(db, settings=load_settings(reader="trained")) as t:
-        t.ingest(folder, license="CC0")
+        "       glaze_mode MODE\n              Which glaze programme runs. The default is matte.\n"))
     answer = _ask(db, "For how long does the kiln leave its vent open after firing if I never change it?",
                   answer_threshold=0.001)
     texts = [s.text for s in answer.sentences]
