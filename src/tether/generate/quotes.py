@@ -76,7 +76,7 @@ answer it is removed before anyone sees it."""
 IGNORED = {
     "malformed": "not a [passage.sentence] id",
     "duplicate": "chosen already",
-    "out_of_range": "no such sentence among the passages given",  # or one not shown to the model
+    "out_of_range": "no such sentence among those the model was shown",
     "after_decline": "written after the model said the passages do not answer",
 }
 
