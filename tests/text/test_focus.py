@@ -206,6 +206,12 @@ _KILN = ("       -t, --vent-time SECONDS\n              Number of seconds the ki
         ("### vent_time\nNumber of seconds it vents.\n### glaze\nDefaults to clear.",
          "Number of seconds it vents.", None),
         ("One. Two. Three. Four. Five. Six. Seven. Defaults to nine.", "One.", None),  # too far on
+        ("Whether the vent opens.\n| glaze | Type: string | Default: clear |", "Whether the vent opens.",
+         None),  # the next option's row
+        ("| Syntax: | KilnVent on\\|off |\n| Default: | KilnVent off |", "| Syntax: | KilnVent on\\|off |",
+         "| Default: | KilnVent off |"),  # a field row of the same table
+        ("| Syntax: | KilnVent level ... |\n| Default: | KilnVent off |", "| Syntax: | KilnVent level ...",
+         "| Default: | KilnVent off |"),  # the row's closing bar cut off on its own
     ],
 )
 def test_unit_default_is_the_default_a_description_leaves_to_a_later_sentence(text, sentence, default):
