@@ -34,7 +34,7 @@ from ..errors import ConfigError
 from ..records import Draft, Hit, Remark
 from .assemble import SentenceAssembler
 from .prompt import Prompt
-from .quotes import SHORTLIST, QuotePrompt, QuoteReader, shortlist
+from .quotes import SHORTLIST, QuotePrompt, QuoteReader
 
 __all__ = [
     "ANSWER_MODES",
@@ -132,8 +132,7 @@ class LLMGenerator:
         self, question: str, hits: Sequence[Hit], steering: str | None
     ) -> Iterator[Draft | Remark]:
         """Ids in, the chosen stored sentences out, each as soon as its id is complete."""
-        prompt = QuotePrompt.build(question, hits, steering=steering,
-                                   shown=shortlist(question, hits, self.shortlist))
+        prompt = QuotePrompt.build(question, hits, steering=steering, shortlist=self.shortlist)
         reader = QuoteReader(prompt)
         try:
             for text in self.client.stream(prompt.system, prompt.user):

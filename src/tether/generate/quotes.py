@@ -47,7 +47,7 @@ from .prompt import INJECTION_LINE, source_label
 from .reading import read_sentences
 
 __all__ = ["IGNORED", "QUOTE_SYSTEM_PROMPT", "SHORTLIST", "Numbered", "QuotePrompt", "QuoteReader", "declines",
-           "kept", "opening", "shortlist"]
+           "kept", "opening"]
 
 QUOTE_SYSTEM_PROMPT = f"""\
 You answer a question by choosing sentences from the numbered passages in the user's \
@@ -142,12 +142,11 @@ def opening(lead: str) -> tuple[bool, list[Proposal]]:
 @dataclass(frozen=True, slots=True)
 class Numbered:
     """One sentence of the context: the passage it was cut from, its stored text
-    (whitespace folded, nothing else changed) and its range in the passage."""
+    (whitespace folded, nothing else changed) and where it starts in the passage."""
 
     passage_id: str
     text: str
     start: int = 0
-    end: int = 0
 
 
 def _answers_something(sentence: str) -> bool:
@@ -158,17 +157,19 @@ def number_sentences(hit: Hit) -> list[Numbered]:
     """The passage's sentences as the splitter cuts them; one without a letter or
     digit (a rule, a lone bullet) answers nothing and gets no id."""
     text = hit.passage.text
-    return [Numbered(hit.passage.passage_id, _fold(text[s.start:s.end]), s.start, s.end)
+    return [Numbered(hit.passage.passage_id, _fold(text[s.start:s.end]), s.start)
             for s in sentence_spans(text) if _answers_something(text[s.start:s.end])]
 
 
 Shown = tuple[tuple[str, int], ...]  # (passage id, start of the sentence in it), best first
 
 
-def shortlist(question: str, hits: Sequence[Hit], size: int = SHORTLIST) -> Shown | None:
+def _shortlist(
+    question: str, hits: Sequence[Hit], passages: Sequence[Sequence[Numbered]], size: int
+) -> Shown | None:
     """The ``size`` sentences of ``hits`` the answerability model reads as likeliest to
     answer ``question``, best first; None (show them all) when there are no more."""
-    if size <= 0 or sum(len(number_sentences(hit)) for hit in hits) <= size:
+    if size <= 0 or sum(map(len, passages)) <= size:
         return None
     reads = read_sentences(question, hits, keep=_answers_something, limit=_SHORTLIST_READ)
     return tuple((r.hit.passage.passage_id, r.start) for r in reads[:size])
@@ -207,13 +208,15 @@ class QuotePrompt:
 
     @classmethod
     def build(cls, question: str, hits: Sequence[Hit], *, steering: str | None = None,
-              shown: Shown | None = None) -> QuotePrompt:
-        """The prompt over ``hits``; with ``shown`` (from ``shortlist``), only those
-        sentences are in it, best first, and a passage with none of them is left out."""
+              shortlist: int = 0) -> QuotePrompt:
+        """The prompt over ``hits``; with ``shortlist`` > 0 and more sentences than that,
+        only the ``shortlist`` the answerability model reads as likeliest are in it, best
+        first, and a passage with none of them is left out."""
         system = QUOTE_SYSTEM_PROMPT
         if steering and steering.strip():
             system += "\n\nAbout the passages retrieved for this question: " + steering.strip()
         passages = tuple(tuple(number_sentences(hit)) for hit in hits)
+        shown = _shortlist(question, hits, passages, shortlist)
         blocks = _blocks(hits, passages, shown)
         context = "\n\n".join(blocks) if blocks else "(no passages were retrieved)"
         user = f"Passages:\n\n{context}\n\nQuestion: {question.strip()}"

@@ -341,8 +341,6 @@ def unit_term(text: str, at: int) -> tuple[int, int] | None:
 # A sentence stating a default ("The default is 100.", "Defaults to 1800 seconds.",
 # "Default: 128").
 _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
-# (The splitter may start a row's sentence at the bar closing the row before.)
-_FIELD_ROW = re.compile(r"(?:\|[ \t]*\n)?\|[ \t]*[A-Za-z][\w -]{0,30}:[ \t]*\|")
 # How far after a description its unit's default is looked for, in sentences.
 _DEFAULT_REACH = 6
 
@@ -351,22 +349,24 @@ def unit_default(text: str, at: int, end: int) -> tuple[int, int] | None:
     """The span of the sentence that states the default of the unit the sentence at
     ``at``–``end`` describes, when that sentence does not: one of the next few in the
     same unit (under the same term line and headings, ``frame``; a table row naming
-    another term starts another). A description
-    shown without its default ("Number of seconds the kiln vents for.") leaves out
-    what a reader of a setting looks for next ("The default is 30.")."""
+    another term starts another). A description shown without its default ("Number
+    of seconds the kiln vents for.") leaves out what a reader of a setting looks for
+    next ("The default is 30.")."""
     if _STATES_DEFAULT.search(text, at, end):
         return None
     unit = frame(text, at)
     later = [s for s in sentence_spans(text) if s.start >= end][:_DEFAULT_REACH]
     for span in later:
-        if not any(c.isalnum() for c in text[span.start:span.end]):
+        sentence = text[span.start:span.end]
+        if not any(c.isalnum() for c in sentence):
             continue  # a row's closing bar cut off on its own
         # A row naming a term is the next unit ("| hosts_try | Default: * |"); a row
-        # naming a field is one more of this unit's ("| Default: | Timeout 5 |").
-        row = text.startswith("|", span.start)
-        if frame(text, span.start) != unit or (row and not _FIELD_ROW.match(text, span.start)):
+        # naming a field is one more of this unit's ("| Default: | Timeout 5 |"). (The
+        # splitter may start a row's sentence at the bar closing the row before.)
+        if frame(text, span.start) != unit or (
+                sentence.startswith("|") and not is_field(sentence.lstrip("|\n \t"))):
             return None
-        if _STATES_DEFAULT.search(text, span.start, span.end):
+        if _STATES_DEFAULT.search(sentence):
             return span.start, span.end
     return None
 
