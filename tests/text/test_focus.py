@@ -86,6 +86,13 @@ NODE = (
     "  - allowHalfOpen <boolean> Whether to end. Default: false.\n"
 )
 FLAT = "-v, --verbose\nBe more verbose.\n--trace-children=<yes|no> [default: no]\nWhen enabled, trace."
+ROWS = (
+    "## Kiln options\n"
+    "| --vent secs | Seconds the kiln vents for. The current default is 30. |\n"
+    "| --glaze name |  |\n"
+    "|  | The glaze fired on. |\n"
+    "| Default: | clear |\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -99,6 +106,13 @@ FLAT = "-v, --verbose\nBe more verbose.\n--trace-children=<yes|no> [default: no]
                                   "allowHalfOpen <boolean>")),
         (FLAT, "When enabled", ("--trace-children=<yes|no> [default: no]",)),
         (FLAT, "Be more", ("-v, --verbose",)),
+        # A table row is framed by its first cell: its term, or the term of the row
+        # over a row whose first cell is empty; a field's label is no term.
+        (ROWS, "The current default", ("Kiln options", "--vent secs")),
+        (ROWS, "The glaze fired", ("Kiln options", "--glaze name")),
+        (ROWS, "clear", ("Kiln options",)),
+        # The splitter may start a row's sentence at the bar closing the row before.
+        (ROWS, "|\n| --glaze", ("Kiln options", "--glaze name")),
         # A passage that opens mid-unit knows nothing over its first line.
         ("Example:\n   curl -s x\n\n-s, --silent\n   Silent mode.", "Silent", ("-s, --silent",)),
         # A sibling option on the passage's first line is not the parent of the next.
@@ -208,6 +222,8 @@ _KILN = ("       -t, --vent-time SECONDS\n              Number of seconds the ki
         ("One. Two. Three. Four. Five. Six. Seven. Defaults to nine.", "One.", None),  # too far on
         ("Whether the vent opens.\n| glaze | Type: string | Default: clear |", "Whether the vent opens.",
          None),  # the next option's row
+        ("| --vent | Seconds it vents. The default is 30. |\n| --glaze | Clear by default. |",
+         "Seconds it vents.", "The default is 30."),  # in its own row, not the next one's
         ("| Syntax: | KilnVent on\\|off |\n| Default: | KilnVent off |", "| Syntax: | KilnVent on\\|off |",
          "| Default: | KilnVent off |"),  # a field row of the same table
         ("| Syntax: | KilnVent level ... |\n| Default: | KilnVent off |", "| Syntax: | KilnVent level ...",

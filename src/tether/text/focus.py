@@ -266,9 +266,14 @@ def frame(text: str, at: int) -> tuple[str, ...]:
     headed by. A blank line ends a run of lines at one indent (a new paragraph), not
     the climb to a line indented less (man pages put blank lines inside sections).
     """
+    # The splitter may start a row's sentence at the bar closing the row before.
+    at += len(text[at:at + 200]) - len(text[at:at + 200].lstrip("| \t\n"))
     lines_start = text.rfind("\n", 0, at) + 1
     own = text[lines_start : text.find("\n", at) if text.find("\n", at) >= 0 else len(text)]
-    out: list[str] = []
+    row = _row_term(text, lines_start)
+    if row is not None:
+        own = ""  # a row is its own unit: what frames it is over its table
+    out: list[str] = [row] if row else []
     # A list item's siblings stand at its own indent: only what is indented less
     # frames it. A description set flush under its term (HTML <dt>/<dd> flattened)
     # is framed by the nearest term line above it, in the same paragraph.
@@ -310,6 +315,25 @@ def frame(text: str, at: int) -> tuple[str, ...]:
             if level == 0 and heading_like(line) and not term_like(line):
                 break
     return tuple(reversed(out))
+
+
+def _row_term(text: str, line_start: int) -> str | None:
+    """The term a table row describes, when the line at ``line_start`` is a row: its
+    first cell ("| --port port | The current default of 1194 … |"), or the first cell
+    of the nearest row above when its own is empty (a description set in the row
+    under its term's). None when the line is no row; "" when its first cell names a
+    field ("| Default: | 5 |"), not a term, or nothing above it names one."""
+    while True:
+        end = text.find("\n", line_start)
+        line = text[line_start : end if end >= 0 else len(text)].strip()
+        if not _ROW.fullmatch(line):
+            return None
+        first = _CELL_BAR.split(line[1:-1], 1)[0].strip()
+        if first:
+            return "" if first.endswith(":") or len(first) > _SHORT else first
+        if line_start == 0:
+            return ""
+        line_start = text.rfind("\n", 0, line_start - 1) + 1
 
 
 # A heading that is a term's own line: its name, maybe its value in brackets
