@@ -150,3 +150,24 @@ def test_a_description_is_shown_before_the_default_its_unit_states(tmp_path: Pat
     assert "The default is 45 minutes." in texts[described + 1:]
     assert "The default is matte." not in texts  # another unit's default is not this one's
     assert all(s.citations[0].quote == s.text for s in answer.sentences)
+
+
+def test_a_table_row_binds_the_option_its_first_cell_names(tmp_path: Path):
+    # docutils sets a long option's description in the row under its name, with an
+    # empty first cell: the row above frames it (ADR 0073).
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "kilnctl.md").write_text(
+        "# kilnctl\n\n## Options\n\n| Option | Description |\n|---|---|\n"
+        "| --vent-time secs |  |\n|  | How long the vent stays open after a firing, in minutes."
+        " The default is 45. |\n| --glaze name | Which glaze programme runs. |\n", encoding="utf-8")
+    db = tmp_path / "t.db"
+    with Tether(db, settings=load_settings(reader="trained")) as t:
+        t.ingest(folder, license="CC0")
+    answer = _ask(db, "How long does the vent stay open if I never set --vent-time?",
+                  answer_threshold=0.001)
+    assert not answer.refused, answer.refusal_reason
+    assert any("How long the vent stays open" in s.text for s in answer.sentences)
+    # The next option's row frames its own sentences, not this option's.
+    other = _ask(db, "Which glaze programme runs if I never set --vent-time?", answer_threshold=0.001)
+    assert not any("Which glaze programme" in s.text for s in other.sentences)
