@@ -89,6 +89,21 @@ def test_a_range_within_a_passage(provider: str, two_hits: list[Hit]) -> None:
     assert drafts(items) == [("1.1", ALPHA), ("1.2", ALPHA_COLOUR)]
 
 
+def test_a_choice_comes_after_what_it_leans_on(provider: str) -> None:
+    # As the extractive answer shows them (ADR 0074): a unit's first sentence after its
+    # term line, a sentence that qualifies the one before after that one. They are
+    # Tether's additions, not the model's choices, and a later choice of one is a repeat.
+    man = make_hit(1, "KILNCTL(1)\n\nOPTIONS\n       -w, --warm-up\n              Holds the kiln at"
+                      " 100 degrees.\n\n       -q, --quiet\n              Prints nothing.\n")
+    items, _ = proposals(provider, "[1.4] [1.3]", [man])
+    assert drafts(items) == [("", "-w, --warm-up"), ("1.4", "Holds the kiln at 100 degrees.")]
+    assert ignored(items) == [("[1.3]", "duplicate")]
+    storm = make_hit(1, "The fleet left port in 1191. But a storm dispersed the fleet. The fleet was red.")
+    items, _ = proposals(provider, "[1.2] [1.3]", [storm])
+    assert drafts(items) == [("", "The fleet left port in 1191."), ("1.2", "But a storm dispersed the fleet."),
+                             ("1.3", "The fleet was red.")]
+
+
 def test_malformed_ids_are_recorded_and_ignored(provider: str, two_hits: list[Hit]) -> None:
     items, _ = proposals(provider, "[1] [1.x] [1.1.1] [2.1] [1.1-2.1] [1.", two_hits)
     assert drafts(items) == [("2.1", BETA)]

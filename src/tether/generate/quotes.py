@@ -42,9 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..records import Draft, Hit, Remark
+from ..text.focus import unit_term
 from ..text.sentences import sentence_spans
 from .prompt import INJECTION_LINE, source_label
-from .reading import read_sentences
+from .reading import qualifies, read_sentences
 
 __all__ = ["IGNORED", "QUOTE_SYSTEM_PROMPT", "SHORTLIST", "Numbered", "QuotePrompt", "QuoteReader", "declines",
            "kept", "opening"]
@@ -205,6 +206,7 @@ class QuotePrompt:
     user: str
     passages: tuple[tuple[Numbered, ...], ...]  # [p.s] is passages[p - 1][s - 1]
     shown: Shown | None = None  # the sentences the model was shown; None: all
+    texts: tuple[str, ...] = ()  # each passage's stored text, for what a choice leans on
 
     @classmethod
     def build(cls, question: str, hits: Sequence[Hit], *, steering: str | None = None,
@@ -220,7 +222,7 @@ class QuotePrompt:
         blocks = _blocks(hits, passages, shown)
         context = "\n\n".join(blocks) if blocks else "(no passages were retrieved)"
         user = f"Passages:\n\n{context}\n\nQuestion: {question.strip()}"
-        return cls(system, user, passages, shown)
+        return cls(system, user, passages, shown, tuple(hit.passage.text for hit in hits))
 
     def sentence(self, passage: int, sentence: int) -> Numbered | None:
         """The sentence ``[passage.sentence]`` stands for; None when there is none or
@@ -323,7 +325,7 @@ class QuoteReader:
                 if found is None:
                     out.append(Remark("ignored_id", kept(f"[{part}]"), "malformed"))
                     continue
-                out += [self._choose(passage, sentence) for passage, sentence in found]
+                out += [p for passage, sentence in found for p in self._choose(passage, sentence)]
         return out
 
     def _begin(self) -> list[Proposal]:
@@ -334,7 +336,7 @@ class QuoteReader:
         self._declined, remarks = opening(self._lead)
         return remarks
 
-    def _choose(self, passage: int, sentence: int) -> Proposal:
+    def _choose(self, passage: int, sentence: int) -> list[Proposal]:
         label = f"{passage}.{sentence}"
         found = self.prompt.sentence(passage, sentence)
         if self._declined:
@@ -345,5 +347,23 @@ class QuoteReader:
             why = "out_of_range"
         else:
             self._chosen.add((passage, sentence))
-            return Draft(found.text, (found.passage_id,), quoted=label)
-        return Remark("ignored_id", f"[{label}]", why)
+            return [*self._leaned_on(passage, sentence, found),
+                    Draft(found.text, (found.passage_id,), quoted=label)]
+        return [Remark("ignored_id", f"[{label}]", why)]
+
+    def _leaned_on(self, passage: int, sentence: int, found: Numbered) -> list[Draft]:
+        """What a chosen sentence is shown after, as the extractive answer shows it (ADR
+        0074): the term line of the unit it opens ("-w, --warm-up" over "Holds the kiln
+        …"), and the sentence before it when it qualifies that one ("But a storm …")."""
+        numbered = self.prompt.passages[passage - 1]
+        text = self.prompt.texts[passage - 1] if self.prompt.texts else ""
+        term = unit_term(text, found.start) if text else None
+        before = [n for n, s in enumerate(numbered, 1) if term and s.start <= term[0] < s.start + len(s.text)]
+        if term is None and qualifies(found.text) and sentence > 1:
+            before = [sentence - 1]
+        out = []
+        for n in before:
+            if (passage, n) not in self._chosen:
+                self._chosen.add((passage, n))
+                out.append(Draft(numbered[n - 1].text, (found.passage_id,)))
+        return out
