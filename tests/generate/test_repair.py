@@ -161,3 +161,45 @@ def test_the_cli_repairs_by_default_and_no_repair_drops(tmp_path: Path) -> None:
     assert repaired_rc == 0 and [s["text"] for s in repaired["sentences"]] == [LIMIT]
     assert repaired["trace"]["repaired"][0]["original"] == REWORDED
     assert dropped_rc == 1 and dropped["refused"] and [d["text"] for d in dropped["dropped"]] == [REWORDED]
+
+
+
+class _Reading:
+    """A stand-in for the support model: P(entailment) and P(contradiction) set per
+    premise, as the repair reads it (a sentence with the one before, or alone)."""
+
+    def __init__(self, entail: dict[str, float], contradict: dict[str, float] | None = None) -> None:
+        self.entail, self.contradict = entail, contradict or {}
+
+    def judge_many(self, pairs):
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(probabilities={"entailment": self.entail.get(p, 0.0),
+                                               "contradiction": self.contradict.get(p, 0.0)})
+                for p, _ in pairs]
+
+
+def _evidence(tether: Tether):
+    from tether.guard.attribute import evidence_from_hits
+
+    return evidence_from_hits(tether.search(QUESTION), lambda doc, version: None)
+
+
+@pytest.mark.parametrize(("entail", "contradict", "chosen"), [
+    # The support model's likeliest reading chooses the quote: what is shown is the
+    # quote, not the claim, so the judge's lifting bar for a claim is not asked of it.
+    ({f"{BOILS} {LIMIT}": 0.62}, {}, LIMIT),
+    ({f"{BOILS} {LIMIT}": 0.45}, {}, None),  # neutral or contradiction is likelier
+    ({f"{BOILS} {LIMIT}": 0.62}, {f"{LIMIT} {STORED}": 0.7}, None),  # contradicted more surely
+    # Read with the sentence before, a sentence is credited with that one's statement:
+    # the one of the two stating more of the claim alone is the quote.
+    ({f"{LIMIT} {STORED}": 0.97, LIMIT: 0.7}, {}, LIMIT),
+    ({f"{LIMIT} {STORED}": 0.97, LIMIT: 0.6, STORED: 0.9}, {}, STORED),
+])
+def test_the_quote_is_the_sentence_the_support_model_likeliest_reads_as_stating_the_claim(
+        tether: Tether, entail: dict[str, float], contradict: dict[str, float], chosen: str | None) -> None:
+    from tether.guard.repair import _stating
+
+    found = _stating(REWORDED, _evidence(tether), settings=tether.settings, modes=None,
+                     reader=_Reading(entail, contradict))
+    assert (found[0].text if found else None) == chosen

@@ -4,7 +4,7 @@ sentence that states its claim (ADR 0058).
 A model writing its own sentences (``generator_answers = "free"``) often reads the
 passages right and rewords them past what the rules accept. Rather than drop such a
 sentence, the guard asks the shipped support model which retrieved passage sentence
-states its claim; when one does (P(entailment) at the judge's lifting bar), and that
+states its claim; when one does (its likeliest reading, ``REPAIR_AT``), and that
 passage sentence is itself a verbatim quote the guard verifies, it is shown in the
 model's place, cited at its stored range and marked repaired. What it replaces stays
 in the answer's trace: the model's words are never shown.
@@ -34,13 +34,19 @@ from ..verify import check
 from .attribute import Evidence
 from .citation import carries_negation, judge_draft
 
-__all__ = ["CANDIDATES", "Repair", "repair_draft", "support_judge"]
+__all__ = ["CANDIDATES", "REPAIR_AT", "Repair", "repair_draft", "support_judge"]
 
 # Passage sentences the support model reads for one claim (each with the sentence
 # before it, as it was trained to read them): those sharing the most
 # content words with it. The statement of a claim shares its words; reading every
 # sentence of every passage would cost a model call each for nothing.
 CANDIDATES = 6
+
+# The support model points at the quote; it does not vouch for the model's words,
+# which are never shown: its likeliest reading chooses (P(entailment) at least this,
+# and above every candidate's P(contradiction)). What is shown is the quote, verified
+# word for word, and only when it answers the question (ADR 0075).
+REPAIR_AT = 0.5
 
 # (?<!\s): a match starts where its whitespace run starts, so a long run is read once,
 # not once per position.
@@ -130,7 +136,7 @@ def _stating(
     reader: TrainedSupportJudge,
 ) -> tuple[_Candidate, float] | None:
     """The candidate sentence the support model reads as stating ``claim``, with its
-    P(entailment); None when none reaches the lifting bar or the claim reads as wrong."""
+    P(entailment); None when none reaches ``REPAIR_AT`` or the claim reads as wrong."""
     pool = _candidates(claim, evidence)
     if not pool:
         return None
@@ -138,16 +144,17 @@ def _stating(
     entailments = [j.probabilities.get("entailment", 0.0) for j in judgements]
     contradiction = max(j.probabilities.get("contradiction", 0.0) for j in judgements)
     best = max(range(len(pool)), key=lambda i: (entailments[i], -i))
-    if entailments[best] < reader.lift_at or contradiction > entailments[best]:
+    if entailments[best] < REPAIR_AT or contradiction > entailments[best]:
         return None
     chosen, entailment = pool[best], entailments[best]
     # Read with the sentence before it, a sentence is credited with what that one
-    # states: when the sentence before states the claim on its own, it is the one.
+    # states: of the two, the one that states more of the claim on its own is it.
     previous = chosen.previous()
     if previous is not None:
-        (alone,) = reader.judge_many([(previous.text, claim)])
-        if alone.probabilities.get("entailment", 0.0) >= reader.lift_at:
-            chosen, entailment = previous, alone.probabilities["entailment"]
+        own, alone = (j.probabilities.get("entailment", 0.0) for j in
+                      reader.judge_many([(chosen.text, claim), (previous.text, claim)]))
+        if alone >= REPAIR_AT and alone > own:
+            chosen, entailment = previous, alone
     if carries_negation(chosen.text):
         return None
     if check(claim, chosen.window, settings=settings, modes=modes).outcome == "contradicted":
