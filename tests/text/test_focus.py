@@ -111,6 +111,7 @@ ROWS = (
         (ROWS, "The current default", ("Kiln options", "--vent secs")),
         (ROWS, "The glaze fired", ("Kiln options", "--glaze name")),
         (ROWS, "clear", ("Kiln options",)),
+        ("| Option | Use |\n|---|---|\n|  | Vents the kiln. |", "Vents", ()),  # under the head's rule
         # The splitter may start a row's sentence at the bar closing the row before.
         (ROWS, "|\n| --glaze", ("Kiln options", "--glaze name")),
         # A passage that opens mid-unit knows nothing over its first line.

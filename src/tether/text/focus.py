@@ -329,8 +329,8 @@ def _row_term(text: str, line_start: int) -> str | None:
         if not _ROW.fullmatch(line):
             return None
         first = _CELL_BAR.split(line[1:-1], 1)[0].strip()
-        if first:
-            return "" if first.endswith(":") or len(first) > _SHORT else first
+        if first:  # a field's label, or the rule under a table's head ("|---|"), is no term
+            return "" if first.endswith(":") or len(first) > _SHORT or not first.strip("-: ") else first
         if line_start == 0:
             return ""
         line_start = text.rfind("\n", 0, line_start - 1) + 1
