@@ -321,7 +321,7 @@ def _row_term(text: str, line_start: int) -> str | None:
     """The term a table row describes, when the line at ``line_start`` is a row: its
     first cell ("| --port port | The current default of 1194 … |"), or the first cell
     of the nearest row above when its own is empty (a description set in the row
-    under its term's). None when the line is no row; "" when its first cell names a
+    under its term's; ADR 0073). None when the line is no row; "" when its first cell names a
     field ("| Default: | 5 |"), not a term, or nothing above it names one."""
     while True:
         end = text.find("\n", line_start)
