@@ -267,7 +267,8 @@ def frame(text: str, at: int) -> tuple[str, ...]:
     the climb to a line indented less (man pages put blank lines inside sections).
     """
     # The splitter may start a row's sentence at the bar closing the row before.
-    at += len(text[at:at + 200]) - len(text[at:at + 200].lstrip("| \t\n"))
+    head = text[at:at + 200]
+    at += len(head) - len(head.lstrip("| \t\n"))
     lines_start = text.rfind("\n", 0, at) + 1
     own = text[lines_start : text.find("\n", at) if text.find("\n", at) >= 0 else len(text)]
     row = _row_term(text, lines_start)
