@@ -49,3 +49,21 @@ def test_a_key_acts_as_its_principals_and_public(tether: Tether):
     assert tether.key_principals("tk_unknown") is None
     tether.store.revoke_key("fin")
     assert tether.key_principals("tk_finance") is None
+
+
+@pytest.mark.parametrize("retrieval", ["fused", "bm25"])
+def test_search_returns_the_sources_an_answer_starts_from(tmp_path: Path, retrieval: str):
+    # Ranked as ``ask`` ranks (the ``retrieval`` setting), not by BM25 alone: an MCP
+    # client searching sees the passages an answer would cite.
+    (tmp_path / "docs").mkdir()
+    for i, text in enumerate(["The pump's outlet valve closes when pressure drops.",
+                              "Valves are inspected yearly; the outlet side first.",
+                              "The inlet valve is never closed while the pump runs.",
+                              "Pressure is logged every minute by the controller."]):
+        (tmp_path / "docs" / f"d{i}.txt").write_text(text, encoding="utf-8")
+    with Tether(tmp_path / "t.db", settings=Settings(retrieval=retrieval, top_k=3)) as t:
+        t.ingest(tmp_path / "docs")
+        question = "When does the outlet valve shut?"
+        sources = next(e for e in t.stream(question) if type(e).__name__ == "Sources")
+        assert [h.passage.passage_id for h in t.search(question)] == [
+            h.passage.passage_id for h in sources.hits]

@@ -208,12 +208,14 @@ class Tether:
         ``principals`` may read (``None``: all). An empty or overlong question is an
         ``InputError``."""
         from .retrieve.focused import refine
-        from .retrieve.search import retrieve
+        from .retrieve.fused import ranked
 
         k = k or self.settings.top_k
-        # Twice k ranked, so that k remain once copies collapse, as ``stream`` does.
-        hits = retrieve(self.store, question, k=2 * k, principals=principals,
-                        max_chars=self.settings.max_question_chars)
+        # Twice k ranked, so that k remain once copies collapse, as ``stream`` does;
+        # ranked by the same setting (``retrieval``), or a caller would see other sources.
+        hits = ranked(self.store, question, k=2 * k, retrieval=self.settings.retrieval,
+                      pool=self.settings.retrieval_pool, principals=principals,
+                      max_chars=self.settings.max_question_chars)
         return refine(self.store, question, hits, k=k, principals=principals)
 
     def read(
