@@ -42,3 +42,11 @@ def test_retrieval_probe_and_verifier_share_stems_and_stopwords() -> None:
     assert [t.stem for t in content_terms(question)] == ["replac", "norval", "boiler"]
     keys = {k for k in prepare("Norvale replaced the boilers.").keys if k}
     assert keys == stems(question) == {"replac", "norval", "boiler"}
+
+
+@pytest.mark.parametrize("text", ["Why isn't the lock released?", "It doesn't start",
+                                  "We'll see, you've been", "They aren't; it wouldn't"])
+def test_a_contractions_halves_are_not_content_words(text: str) -> None:
+    # The probe would otherwise report "'isn' occurs nowhere in the collection".
+    halves = {"isn", "doesn", "ll", "ve", "aren", "wouldn", "t"}
+    assert not {t.word.lower() for t in content_terms(text)} & halves

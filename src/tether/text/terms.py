@@ -44,7 +44,9 @@ NEGATION_WORDS = frozenset(
 
 # Function words carry no claim on their own. Negators, quantifiers and modals are in
 # the list on purpose: coverage ignores them and the polarity/quantifier/modality
-# checks compare them explicitly, which is the whole point of those checks.
+# checks compare them explicitly, which is the whole point of those checks. Words split
+# at an apostrophe leave a contraction's halves ("isn't" → "isn", "t"; "we'll" → "ll"):
+# function words too, never a word the collection must contain.
 STOPWORDS = frozenset(
     """a an the and or but if then than that this these those there here it its it's
     itself of in on at to from by with for as into onto over under about above below
@@ -52,6 +54,8 @@ STOPWORDS = frozenset(
     across off out up once further
     is are was were be been being am do does did done doing has have had having
     will would shall should can could may might must ought need dare don t
+    isn aren wasn weren doesn didn hasn haven hadn shouldn wouldn couldn mustn needn
+    mightn shan ain ll ve re
     i me my mine we us our ours you your yours he him his she her hers they them
     their theirs who whom whose which what when where why how whether
     not no nor never none neither either n't cannot nothing nobody nowhere
