@@ -29,6 +29,14 @@ CASES = [
     ("The delay defaults to 2000 ms.\nIt is also possible.",
      ["The delay defaults to 2000 ms.", "It is also possible."]),
     ("We met Ms. Smith there.", ["We met Ms. Smith there."]),
+    # a table row ends at its line's end, however long it is (ADR 0076); a line that
+    # only ends with a bar ("ls |", a shell pipe wrapped) is not a row
+    ("| ^D | <delete-thread> | delete all messages in the current thread |\n"
+     "| ^U | <undelete-thread> | undelete all messages in the current thread |\n| T | quote |",
+     ["| ^D | <delete-thread> | delete all messages in the current thread |",
+      "| ^U | <undelete-thread> | undelete all messages in the current thread |", "| T | quote |"]),
+    ("Run the listing of every installed package through ls -l /var/lib/dpkg/info |\n"
+     "grep list", ["Run the listing of every installed package through ls -l /var/lib/dpkg/info |\ngrep list"]),
 ]  # fmt: skip
 
 

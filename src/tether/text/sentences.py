@@ -224,6 +224,9 @@ def _raw_breaks(text: str) -> Iterator[int]:
             if text[at - 1] in _HYPHENS and _hyphenated(text, at, after):
                 continue
             line_start = rfind("\n", 0, at) + 1
+            if text[at - 1] == "|" and text[line_start + _indent(text, line_start)] == "|":
+                yield at  # a table row ends at its line's end, however long it is
+                continue
             if ((at - line_start < _SHORT_LINE or not _wraps(text, line_start, at, after))
                     and not _wrapped(text, line_start, at, after)):
                 yield at

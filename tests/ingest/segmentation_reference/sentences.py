@@ -125,8 +125,8 @@ def _hyphenated(text: str, line_end: int, next_start: int) -> bool:
     return at < len(text) and text[at].islower()
 
 
-# ADR 0043, the one deliberate change since 51c928b, written out plainly: a hard wrap
-# inside a paragraph reads as a space.
+# ADR 0043, a deliberate change since 51c928b, written out plainly: a hard wrap
+# inside a paragraph reads as a space. (ADR 0076, the other, is in ``_raw_breaks``.)
 _OPEN_WORDS_0043 = {
     "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
     "as", "and", "or", "nor", "but", "than", "that", "which", "whose", "is", "are", "was",
@@ -168,6 +168,10 @@ def _raw_breaks(text: str) -> Iterator[int]:
                 yield match.start()
         elif match.group("line"):
             line_start = text.rfind("\n", 0, match.start()) + 1
+            line = text[line_start : match.start()]
+            if line.endswith("|") and line.lstrip(" \t").startswith("|"):
+                yield match.start()  # ADR 0076: a table row ends at its line's end
+                continue
             if _hyphenated(text, match.start(), match.end()):
                 continue
             if (match.start() - line_start < _SHORT_LINE or not _wraps(
