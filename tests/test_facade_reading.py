@@ -10,6 +10,7 @@ import pytest
 from tether import InputError, Tether
 from tether.config import Settings
 from tether.ops.apikeys import hash_key
+from tether.pipeline.events import Sources
 
 
 @pytest.fixture
@@ -64,6 +65,6 @@ def test_search_returns_the_sources_an_answer_starts_from(tmp_path: Path, retrie
     with Tether(tmp_path / "t.db", settings=Settings(retrieval=retrieval, top_k=3)) as t:
         t.ingest(tmp_path / "docs")
         question = "When does the outlet valve shut?"
-        sources = next(e for e in t.stream(question) if type(e).__name__ == "Sources")
+        sources = next(e for e in t.stream(question) if isinstance(e, Sources))
         assert [h.passage.passage_id for h in t.search(question)] == [
             h.passage.passage_id for h in sources.hits]
