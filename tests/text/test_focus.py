@@ -318,3 +318,28 @@ def test_a_heading_states_its_terms_value(heading: str, value: bool) -> None:
 ])
 def test_a_field_stating_its_value_is_a_statement(line: str, field: bool) -> None:
     assert is_field(line) is field
+
+
+TABLE = ("Intro.\n\n| Key | Function | Description |\n|---|---|---|\n"
+         "| ^D | <delete-thread> | delete all messages in the thread |\n| T | toggle quoted text |\n\nAfter.")
+
+
+@pytest.mark.parametrize("at, heads", [
+    ("^D", "Key Function Description"),  # a body row: its table's head, as read
+    ("T |", "Key Function Description"),
+    ("| Key", ""),  # the head row itself
+    ("|---", ""),  # the rule under it
+    ("After", ""),  # prose after the table
+    ("Intro", ""),
+])
+def test_a_body_row_reads_under_its_column_heads(at: str, heads: str) -> None:
+    from tether.text.focus import column_heads
+
+    assert column_heads(TABLE, TABLE.index(at)) == heads
+
+
+def test_a_table_without_a_head_rule_has_no_column_heads() -> None:
+    from tether.text.focus import column_heads
+
+    text = "| Default: | 5 |\n| Context: | server |"
+    assert column_heads(text, text.index("Context")) == ""

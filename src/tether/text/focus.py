@@ -37,7 +37,7 @@ from .sentences import sentence_spans
 from .terms import QUERY_STOPWORDS, stem
 
 __all__ = [
-    "GENERIC", "Focus", "as_read", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
+    "GENERIC", "Focus", "as_read", "column_heads", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
     "term_like", "term_of", "unit_default", "unit_term",
 ]
 
@@ -335,6 +335,27 @@ def _row_term(text: str, line_start: int) -> str | None:
         if line_start == 0:
             return ""
         line_start = text.rfind("\n", 0, line_start - 1) + 1
+
+
+def column_heads(text: str, at: int) -> str:
+    """The head row of the table whose body row holds position ``at``, read as its cells
+    ("Key Function Description"); "" when ``at`` is in no table body."""
+    start = text.rfind("\n", 0, at) + 1
+    rows: list[str] = []
+    while True:
+        end = text.find("\n", start)
+        line = text[start : end if end >= 0 else len(text)].strip()
+        if not _ROW.fullmatch(line):
+            break
+        rows.append(line)
+        if start == 0:
+            break
+        start = text.rfind("\n", 0, start - 1) + 1
+    # rows runs upward from ``at``'s row: a head is the row just over the rule "|---|".
+    for i in range(1, len(rows) - 1):
+        if not rows[i].strip("|-: \t"):
+            return as_read(rows[i + 1])
+    return ""
 
 
 # A heading that is a term's own line: its name, maybe its value in brackets
