@@ -207,16 +207,10 @@ class Tether:
         ``stream``), at most ``k`` (default ``top_k``), only from documents
         ``principals`` may read (``None``: all). An empty or overlong question is an
         ``InputError``."""
-        from .retrieve.focused import refine
-        from .retrieve.fused import ranked
+        from .retrieve.focused import sources
 
-        k = k or self.settings.top_k
-        # Twice k ranked, so that k remain once copies collapse, as ``stream`` does;
-        # ranked by the same setting (``retrieval``), or a caller would see other sources.
-        hits = ranked(self.store, question, k=2 * k, retrieval=self.settings.retrieval,
-                      pool=self.settings.retrieval_pool, principals=principals,
-                      max_chars=self.settings.max_question_chars)
-        return refine(self.store, question, hits, k=k, principals=principals)
+        return sources(self.store, question, self.settings, k=k or self.settings.top_k,
+                       principals=principals)
 
     def read(
         self, doc_id: str, *, version: str | None = None, principals: Sequence[str] | None = None

@@ -30,9 +30,8 @@ from ..judges.base import Judge
 from ..modes import ModesSpec, resolve_modes
 from ..ops.monitor import Recheck, record_answer
 from ..records import Answer, AnswerSentence, Draft, Dropped, Hit, Remark
-from ..retrieve.focused import refine
+from ..retrieve.focused import sources
 from ..retrieve.probe import probe_retrieved, steering_text
-from ..retrieve.fused import ranked
 from ..text.asked import not_stated
 from ..text.sentences import sentence_spans
 from .events import Sentence, Sources
@@ -81,13 +80,8 @@ def begin(
 
 def retrieve_sources(engine: Engine, run: Run) -> Sources:
     """Retrieval: the passages the caller may read, sent before any text."""
-    settings = engine.settings
-    # Twice top_k ranked, so that top_k remain once copies collapse (``refine``).
-    run.hits = refine(engine.store, run.question, ranked(
-        engine.store, run.question, k=2 * settings.top_k, retrieval=settings.retrieval,
-        pool=settings.retrieval_pool, principals=run.principals,
-        max_chars=settings.max_question_chars,
-    ), k=settings.top_k, principals=run.principals)
+    run.hits = sources(engine.store, run.question, engine.settings, k=engine.settings.top_k,
+                       principals=run.principals)
     run.lap("retrieve_ms")
     return Sources(run.hits)
 

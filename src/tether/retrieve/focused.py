@@ -30,6 +30,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
+from ..config import Settings
 from ..records import Document, Hit
 from ..store import Store
 from ..text.focus import (
@@ -42,8 +43,9 @@ from ..text.focus import (
     term_of,
 )
 from ..text.terms import stems
+from .fused import ranked
 
-__all__ = ["collapse", "focus_units", "refine", "subject_passages"]
+__all__ = ["collapse", "focus_units", "refine", "sources", "subject_passages"]
 
 _MAX_DOCS = 4  # documents read whole for a focus unit, per question
 _MAX_UNITS = 4  # focus units added before the ranked hits
@@ -63,6 +65,20 @@ def refine(
               *subject_passages(store, question, principals=principals), *hits]
     kept = collapse(merged)[:k]
     return [dataclasses.replace(h, rank=i) for i, h in enumerate(kept)]
+
+
+def sources(
+    store: Store, question: str, settings: Settings, *, k: int,
+    principals: Sequence[str] | None = None,
+) -> list[Hit]:
+    """The passages an answer to ``question`` starts from, at most ``k``: ranked by the
+    ``retrieval`` setting, twice ``k`` of them so that ``k`` remain once copies collapse
+    (``refine``). ``ask`` and ``search`` both start here, so a search shows what an
+    answer would cite."""
+    hits = ranked(store, question, k=2 * k, retrieval=settings.retrieval,
+                  pool=settings.retrieval_pool, principals=principals,
+                  max_chars=settings.max_question_chars)
+    return refine(store, question, hits, k=k, principals=principals)
 
 
 def focus_units(
