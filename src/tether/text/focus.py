@@ -28,9 +28,10 @@ the same text is always read the same way; what each stage decides from it is it
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from .english import THING_DETERMINERS, USAGE_HEADINGS
 from .sentences import sentence_spans
@@ -324,37 +325,41 @@ def _row_term(text: str, line_start: int) -> str | None:
     of the nearest row above when its own is empty (a description set in the row
     under its term's; ADR 0073). None when the line is no row; "" when its first cell names a
     field ("| Default: | 5 |"), not a term, or nothing above it names one."""
+    rows = _rows_upward(text, line_start)
+    own = next(rows, None)
+    if own is None:
+        return None
+    for line in chain((own,), rows):  # read lazily: the own row most often decides
+        first = _CELL_BAR.split(line[1:-1], 1)[0].strip()
+        if first:  # a field's label, or the rule under a table's head ("|---|"), is no term
+            return "" if first.endswith(":") or len(first) > _SHORT or not first.strip("-: ") else first
+    return ""
+
+
+def _rows_upward(text: str, line_start: int) -> Iterator[str]:
+    """The table rows from the line at ``line_start`` upward, stripped, until a line
+    that is no row (none when that line is no row)."""
     while True:
         end = text.find("\n", line_start)
         line = text[line_start : end if end >= 0 else len(text)].strip()
         if not _ROW.fullmatch(line):
-            return None
-        first = _CELL_BAR.split(line[1:-1], 1)[0].strip()
-        if first:  # a field's label, or the rule under a table's head ("|---|"), is no term
-            return "" if first.endswith(":") or len(first) > _SHORT or not first.strip("-: ") else first
+            return
+        yield line
         if line_start == 0:
-            return ""
+            return
         line_start = text.rfind("\n", 0, line_start - 1) + 1
 
 
 def column_heads(text: str, at: int) -> str:
     """The head row of the table whose body row holds position ``at``, read as its cells
     ("Key Function Description"); "" when ``at`` is in no table body."""
-    start = text.rfind("\n", 0, at) + 1
-    rows: list[str] = []
-    while True:
-        end = text.find("\n", start)
-        line = text[start : end if end >= 0 else len(text)].strip()
-        if not _ROW.fullmatch(line):
-            break
-        rows.append(line)
-        if start == 0:
-            break
-        start = text.rfind("\n", 0, start - 1) + 1
-    # rows runs upward from ``at``'s row: a head is the row just over the rule "|---|".
-    for i in range(1, len(rows) - 1):
-        if not rows[i].strip("|-: \t"):
-            return as_read(rows[i + 1])
+    rows = _rows_upward(text, text.rfind("\n", 0, at) + 1)
+    next(rows, None)  # ``at``'s own row: a head is the row just over a rule ("|---|") above it
+    after_rule = False
+    for line in rows:
+        if after_rule:
+            return as_read(line)
+        after_rule = not line.strip("|-: \t")
     return ""
 
 
