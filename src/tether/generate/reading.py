@@ -21,9 +21,8 @@ from typing import NamedTuple
 
 from .. import readers
 from ..instructions.detect import addresses_reader
-from ..readers.windows import answer_window, title_path
+from ..readers.windows import answer_window, sentence_path, title_path
 from ..records import Hit
-from ..text.focus import column_heads
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 
@@ -100,9 +99,9 @@ def read_sentences(
     if not found:
         return []
     texts = [c.hit.passage.text[c.start:c.end] for c in found]
-    windows = [answer_window(t, title_path(c.hit.document.title, (
-        *c.hit.passage.heading, column_heads(c.hit.passage.text, c.start))), c.previous, c.following)
-        for t, c in zip(texts, found)]
+    windows = [answer_window(t, sentence_path(c.hit.document.title, c.hit.passage.heading,
+                                              c.hit.passage.text, c.start), c.previous, c.following)
+               for t, c in zip(texts, found)]
     scores = readers.answerability().prob([(question, w) for w in windows], "yes")
     out = [Read(t, c.hit, c.start, c.end, c.following, s) for t, c, s in zip(texts, found, scores)]
     # Ties (the same sentence in two documents) keep retrieval's order.

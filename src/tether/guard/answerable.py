@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 from .. import readers
 from ..config import Settings
-from ..readers.windows import answer_window, title_path
+from ..readers.windows import answer_window, sentence_path
 from ..records import AnswerSentence, Hit
-from ..text.focus import column_heads, frame, read_focus
+from ..text.focus import frame, read_focus
 from ..text.sentences import sentence_spans
 
 __all__ = [
@@ -61,7 +61,7 @@ def _window(sentence: AnswerSentence, by_id: Mapping[str, Hit]) -> str:
     before = [s for s in spans if s.end <= start]
     after = [s for s in spans if s.start >= end]
     return answer_window(
-        sentence.text, title_path(hit.document.title, (*hit.passage.heading, column_heads(text, start))),
+        sentence.text, sentence_path(hit.document.title, hit.passage.heading, text, start),
         text[before[-1].start:before[-1].end] if before else "",
         text[after[0].start:after[0].end] if after else "",
     )

@@ -6,7 +6,9 @@ inputs here: ``train/build_data.py`` and the product call the same functions.
 
 from __future__ import annotations
 
-__all__ = ["answer_window", "support_premise", "title_path"]
+from ..text.focus import column_heads
+
+__all__ = ["answer_window", "sentence_path", "support_premise", "title_path"]
 
 # The tokenizer reads "[SEP]" as its separator token: the target sentence comes first
 # (a window longer than the model's limit loses context, never the sentence), then
@@ -21,6 +23,14 @@ def _flat(text: str) -> str:
 def title_path(title: str, heading: tuple[str, ...] = ()) -> str:
     """What a sentence stands under: its document's title, then its passage's headings."""
     return " / ".join(p for p in (title, *heading) if p.strip())
+
+
+def sentence_path(title: str, heading: tuple[str, ...], text: str, at: int) -> str:
+    """What the sentence at ``at`` of a passage's ``text`` stands under, as the
+    answerability model reads it at run time: the title path, and for a table's body
+    row its column heads (ADR 0077). The extractive reader and the answer gate read
+    the same."""
+    return title_path(title, (*heading, column_heads(text, at)))
 
 
 def answer_window(sentence: str, title: str, previous: str, following: str) -> str:
