@@ -358,9 +358,12 @@ class QuoteReader:
         numbered = self.prompt.passages[passage - 1]
         text = self.prompt.texts[passage - 1] if self.prompt.texts else ""
         term = unit_term(text, found.start) if text else None
-        before = [n for n, s in enumerate(numbered, 1) if term and s.start <= term[0] < s.start + len(s.text)]
-        if term is None and qualifies(found.text) and sentence > 1:
+        if term:
+            before = [n for n, s in enumerate(numbered, 1) if s.start <= term[0] < s.start + len(s.text)]
+        elif qualifies(found.text) and sentence > 1:
             before = [sentence - 1]
+        else:
+            before = []
         out = []
         for n in before:
             if (passage, n) not in self._chosen:
