@@ -163,7 +163,6 @@ def test_the_cli_repairs_by_default_and_no_repair_drops(tmp_path: Path) -> None:
     assert dropped_rc == 1 and dropped["refused"] and [d["text"] for d in dropped["dropped"]] == [REWORDED]
 
 
-
 class _Reading:
     """A stand-in for the support model: P(entailment) and P(contradiction) set per
     premise, as the repair reads it (a sentence with the one before, or alone)."""
