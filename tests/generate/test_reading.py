@@ -40,3 +40,13 @@ def test_each_candidate_carries_the_weighed_reading_of_its_own_sentence():
     similarity = float(vectors[1] @ vectors[0])
     assert math.isclose(first.score, weigh(answers, similarity, 0), rel_tol=1e-4)
     assert math.isclose(later.score, weigh(answers, similarity, 3), rel_tol=1e-4)
+
+
+def test_a_sentence_longer_than_both_models_windows_is_read():
+    # The answerability model reads it window by window, the embedder from its start
+    # (each model's stated long-input rule): a reading comes back, no error.
+    long = "The K-40 kiln reaches 1,300 °C " + "and keeps its heat " * 3000 + "overnight."
+    reads = read_sentences("How hot does the K-40 kiln get?", [_hit(long, 0)],
+                           keep=lambda s: True, limit=4)
+    assert reads and all(r.text in long and 0.0 < r.score < 1.0 for r in reads)
+    assert max(len(r.text) for r in reads) > 1000  # longer than either window
