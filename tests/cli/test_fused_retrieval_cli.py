@@ -1,6 +1,6 @@
 """Fused retrieval through real processes: `tether ask` ranks with the shipped embedder
 by default; a broken embedder file is one line and exit 3 (never a silent return to
-BM25); `retrieval = "bm25"` needs no model file."""
+BM25); `retrieval = "bm25"` needs no model file for retrieval."""
 
 from __future__ import annotations
 
@@ -54,6 +54,23 @@ def test_a_broken_embedder_file_is_one_line_and_exit_3(store: Path, tmp_path: Pa
     lines = [line for line in run.err.strip().splitlines() if not line.startswith("note:")]
     assert len(lines) == 1 and "Traceback" not in run.err
     assert str(onnx) in lines[0] and "export_embedder.py" in lines[0]
+
+
+def test_the_trained_readers_choice_reads_the_embedder_even_with_bm25(store: Path, tmp_path: Path):
+    # The reader weighs its candidates with the embedder's similarity (ADR 0078): with
+    # BM25 retrieval a broken embedder is still one line and exit 3, never a choice
+    # made silently without it.
+    root = tmp_path / "models"
+    for name in (*readers.NAMES, readers.EMBEDDER):
+        shutil.copytree(readers.model_dir(name), root / name)
+    onnx = root / readers.EMBEDDER / "model.onnx"
+    onnx.write_bytes(onnx.read_bytes()[:1000])
+    run = run_tether("ask", "How many litres per minute does the P-7 pump move?", "--db", str(store),
+                     env={"TETHER_RETRIEVAL": "bm25", "TETHER_READER": "trained",
+                          "TETHER_READER_MODELS": str(root)})
+    assert run.code == 3, run.err
+    lines = [line for line in run.err.strip().splitlines() if not line.startswith("note:")]
+    assert len(lines) == 1 and str(onnx) in lines[0] and "Traceback" not in run.err
 
 
 def test_bm25_alone_needs_no_model_file(store: Path, tmp_path: Path):
