@@ -14,25 +14,31 @@ The model reads meaning, not names: asked for one product's default, it scores a
 neighbouring product's as an answer. So a sentence answers only when, besides its
 score, what the question names exactly (its options, identifiers and capitalised
 names: ``Focus.named``) is bound to it by the sentence, its frame or its document's
-title (``unnamed``; ADR 0070). The check can only refuse.
+title (``unnamed``; ADR 0070), and a lower-case subject of the question is mentioned by
+some retrieved passage (``unretrieved``; ADR 0079). The checks can only refuse.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .. import readers
 from ..config import Settings
 from ..readers.windows import answer_window, sentence_path
 from ..records import AnswerSentence, Hit
+from ..text.english import THING_DETERMINERS
 from ..text.focus import frame, read_focus
 from ..text.sentences import sentence_spans
+from ..text.terms import STOPWORDS, stem, stems
 
 __all__ = [
     "DEFAULT_THRESHOLD", "answer_scores", "answer_threshold", "meta_key", "unanswered", "unnamed",
+    "unretrieved",
 ]
 
 DEFAULT_THRESHOLD = 0.5
+_DETERMINERS = "|".join(sorted(THING_DETERMINERS))  # "the limit for *the* solvent"
 
 
 def meta_key() -> str:
@@ -89,7 +95,37 @@ def unnamed(question: str, sentence: AnswerSentence, by_id: Mapping[str, Hit]) -
         framing = (*hit.passage.heading, *frame(hit.passage.text, at))
         title = hit.document.title
     missing = read_focus(question).unnamed(sentence.text, framing, title)
-    return missing[0] if missing else None
+    return missing[0] if missing else unretrieved(question, by_id.values())
+
+
+def unretrieved(question: str, hits: Iterable[Hit]) -> str | None:
+    """The question's lower-case subject that no retrieved passage, heading or title
+    mentions, or None (ADR 0079). Only a noun phrase's last word governed by a content
+    word counts: "the exposure limit for *xylene*?", "the odour threshold of *toluene*"
+    — not "out of the box" (no noun governs it), "for outgoing SMTP connections" (a
+    modifier, not the phrase's noun). Any form of it counts as a mention ("week" in
+    "weekly"). A subject nothing retrieved mentions is one the collection, as found,
+    does not speak of: whatever the sentences state is about something else."""
+    lower = [s for s in read_focus(question).subjects if s.isalpha() and s.islower()]
+    if not lower:
+        return None
+    said = set().union(*(stems(t) for h in hits
+                         for t in (h.passage.text, h.document.title, *h.passage.heading)))
+    for subject in lower:
+        governed = re.search(rf"([\w'’-]+)\s+(?:of|for)\s+(?:(?:{_DETERMINERS})\s+)?"
+                             rf"{re.escape(subject)}\b\W*([\w'’-]*)", question, re.IGNORECASE)
+        if (governed and governed.group(1).lower() not in STOPWORDS
+                and governed.group(2).lower() in STOPWORDS | {""}
+                and not _mentioned(stem(subject), said)):
+            return subject
+    return None
+
+
+def _mentioned(root: str, said: set[str]) -> bool:
+    """Whether a retrieved word is a form of the word stemmed ``root``: the same stem,
+    or one stem opening the other ("week" in "weekly"), both at least four letters."""
+    return root in said or len(root) >= 4 and any(
+        len(s) >= 4 and (s.startswith(root) or root.startswith(s)) for s in said)
 
 
 def unanswered(scores: Sequence[float], threshold: float, misses: Sequence[str | None]) -> str | None:
