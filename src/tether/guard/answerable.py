@@ -112,8 +112,9 @@ def unretrieved(question: str, hits: Iterable[Hit]) -> str | None:
     said = set().union(*(stems(t) for h in hits
                          for t in (h.passage.text, h.document.title, *h.passage.heading)))
     for subject in lower:
-        governed = re.search(rf"([\w'’-]+)\s+(?:of|for)\s+(?:(?:{_DETERMINERS})\s+)?"
-                             rf"{re.escape(subject)}\b\W*([\w'’-]*)", question, re.IGNORECASE)
+        # Bounded words: a question of one long word is scanned in linear time.
+        governed = re.search(rf"([\w'’-]{{1,40}})\s+(?:of|for)\s+(?:(?:{_DETERMINERS})\s+)?"
+                             rf"{re.escape(subject)}\b\W*([\w'’-]{{0,40}})", question, re.IGNORECASE)
         if (governed and governed.group(1).lower() not in STOPWORDS
                 and governed.group(2).lower() in STOPWORDS | {""}
                 and not _mentioned(stem(subject), said)):
