@@ -166,6 +166,15 @@ def _generate(text: str) -> None:
     list(ExtractiveGenerator().generate("What is the limit?", [Hit(passage, doc, 1.0, 0)]))
 
 
+def _unretrieved(text: str) -> None:
+    from tether.guard.answerable import unretrieved
+    from tether.records import Document, Hit, Passage
+
+    doc = Document("doc_x", "s", "t", "l", "2026-01-01", "text/plain", ("public",), "original", None)
+    passage = Passage("p_x", "doc_x", "sha256:x", 0, len(text), text, "original", None, None, ())
+    unretrieved(text + " What is the limit for xylene?", [Hit(passage, doc, 1.0, 0)])
+
+
 PASSAGE = "Acetone boils at 56 °C. The limit is 500 ppm over 8 hours."
 # (name, function, seconds allowed for 100,000 characters). Figure-dense text costs
 # about 20 µs per figure, so the verifier gets more time; quadratic behaviour at this
@@ -191,6 +200,7 @@ FUNCTIONS: list[tuple[str, Callable[[str], object], float]] = [
     ("answercheck.anchors", lambda t: answercheck.anchors(t, [t]), 2),
     ("terms.content_terms", terms.content_terms, 2),
     ("extractive generator", _generate, 4),
+    ("answerable.unretrieved", _unretrieved, 2),
     ("extract text/markdown", lambda t: extract_bytes(t.encode(), media_type="text/markdown",
                                                       settings=SETTINGS), 2),
     ("extract html", lambda t: extract_bytes(f"<html><body><p>{t}</p></body></html>".encode(),
