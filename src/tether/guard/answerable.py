@@ -20,17 +20,15 @@ some retrieved passage (``unretrieved``; ADR 0079). The checks can only refuse.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .. import readers
 from ..config import Settings
 from ..readers.windows import answer_window, sentence_path
 from ..records import AnswerSentence, Hit
-from ..text.english import THING_DETERMINERS
 from ..text.focus import frame, read_focus
 from ..text.sentences import sentence_spans
-from ..text.terms import STOPWORDS, stem, stems
+from ..text.terms import stem, stems
 
 __all__ = [
     "DEFAULT_THRESHOLD", "answer_scores", "answer_threshold", "meta_key", "unanswered", "unnamed",
@@ -38,7 +36,6 @@ __all__ = [
 ]
 
 DEFAULT_THRESHOLD = 0.5
-_DETERMINERS = "|".join(sorted(THING_DETERMINERS))  # "the limit for *the* solvent"
 
 
 def meta_key() -> str:
@@ -100,26 +97,17 @@ def unnamed(question: str, sentence: AnswerSentence, by_id: Mapping[str, Hit]) -
 
 def unretrieved(question: str, hits: Iterable[Hit]) -> str | None:
     """The question's lower-case subject that no retrieved passage, heading or title
-    mentions, or None (ADR 0079). Only a noun phrase's last word governed by a content
-    word counts: "the exposure limit for *xylene*?", "the odour threshold of *toluene*"
-    — not "out of the box" (no noun governs it), "for outgoing SMTP connections" (a
-    modifier, not the phrase's noun). Any form of it counts as a mention ("week" in
+    mentions, or None (ADR 0079). Only a subject that completes a noun counts
+    (``Focus.complements``: "the exposure limit for *xylene*?", not "out of the box" nor
+    "for outgoing SMTP connections"); any form of it counts as a mention ("week" in
     "weekly"). A subject nothing retrieved mentions is one the collection, as found,
     does not speak of: whatever the sentences state is about something else."""
-    lower = [s for s in read_focus(question).subjects if s.isalpha() and s.islower()]
-    if not lower:
+    complements = read_focus(question).complements
+    if not complements:
         return None
     said = set().union(*(stems(t) for h in hits
                          for t in (h.passage.text, h.document.title, *h.passage.heading)))
-    for subject in lower:
-        # Bounded words: a question of one long word is scanned in linear time.
-        governed = re.search(rf"([\w'’-]{{1,40}})\s+(?:of|for)\s+(?:(?:{_DETERMINERS})\s+)?"
-                             rf"{re.escape(subject)}\b\W*([\w'’-]{{0,40}})", question, re.IGNORECASE)
-        if (governed and governed.group(1).lower() not in STOPWORDS
-                and governed.group(2).lower() in STOPWORDS | {""}
-                and not _mentioned(stem(subject), said)):
-            return subject
-    return None
+    return next((s for s in complements if not _mentioned(stem(s), said)), None)
 
 
 def _mentioned(root: str, said: set[str]) -> bool:

@@ -35,7 +35,7 @@ from itertools import chain
 
 from .english import THING_DETERMINERS, USAGE_HEADINGS
 from .sentences import sentence_spans
-from .terms import QUERY_STOPWORDS, stem
+from .terms import QUERY_STOPWORDS, STOPWORDS, stem
 
 __all__ = [
     "GENERIC", "Focus", "as_read", "column_heads", "defined", "defines", "frame", "heading_like", "is_field", "is_fragment", "is_usage", "mentions", "read_focus", "states_value",
@@ -75,6 +75,10 @@ class Focus:
     # Names the question is asked within ("in Rust", "in Norvale warehouses"): bound
     # like a subject, but never a page of their own to look the answer up in.
     scopes: tuple[str, ...] = ()
+    # The lower-case subjects that complete a noun and end their phrase ("the limit for
+    # *xylene*?"; not "out of the *box*", "for *outgoing* SMTP connections"): what the
+    # question is about when no name says so (ADR 0079).
+    complements: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.options or self.identifiers or self.subjects or self.scopes)
@@ -132,18 +136,20 @@ def read_focus(question: str) -> Focus:
     owned = {i for i in found if len(found) > 1 and re.search(
         r"\b(?:of|for|in)\s+(?:the\s+|an?\s+)?" + re.escape(i), question)}
     idents = tuple(dict.fromkeys(i for i in found if i not in names and i not in owned))
-    owners, scopes = _subjects(question, options, idents)
+    owners, scopes, complements = _subjects(question, options, idents)
     subjects = tuple(dict.fromkeys([*names, *(i for i in found if i in owned), *owners]))
-    return Focus(options, idents, subjects, tuple(s for s in scopes if s not in subjects))
+    return Focus(options, idents, subjects, tuple(s for s in scopes if s not in subjects),
+                 complements)
 
 
 def _subjects(
     question: str, options: tuple[str, ...], idents: tuple[str, ...]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(subjects, scopes) of ``question``."""
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(subjects, scopes, complements) of ``question``."""
     words = [(m.group(0), m.start()) for m in _WORD.finditer(question)]
     found: list[str] = []
     scopes: list[str] = []
+    complements: list[str] = []
     taken = set(options) | set(idents)
 
     def add(word: str, into: list[str] = found) -> None:
@@ -160,6 +166,8 @@ def _subjects(
         # "in" qualifies as often as it owns ("in the final report"): only a name after it.
         if owner in ("of", "for"):
             add(_name_from(question, words, i))
+            if _completes_noun(question, words, i, j):
+                add(word, complements)
         elif owner == "in" and word[0].isupper():
             add(word, scopes)
     for option in options:
@@ -169,7 +177,28 @@ def _subjects(
             add(before[-1])
     for m in _POSSESSIVE.finditer(question):
         add(m.group(1))
-    return tuple(dict.fromkeys(found)), tuple(dict.fromkeys(scopes))
+    return tuple(dict.fromkeys(found)), tuple(dict.fromkeys(scopes)), tuple(dict.fromkeys(complements))
+
+
+def _completes_noun(question: str, words: list[tuple[str, int]], i: int, owner: int) -> bool:
+    """Whether the lower-case word at ``i``, after the preposition at ``owner``, completes
+    a noun and ends its phrase: a content word stands just before the preposition ("the
+    limit *for* xylene", not "out *of* the box") and no content word follows it ("for
+    outgoing SMTP connections" goes on to its noun)."""
+    word, start = words[i]
+    if owner < 1 or not (word.isalpha() and word.islower()):
+        return False
+    governor, at = words[owner - 1]
+    between = question[at + len(governor):start]
+    if governor.lower() in STOPWORDS or between.split() != [w for w, _ in words[owner:i]] \
+            or not between[:1].isspace() or not between[-1:].isspace():
+        return False
+    following = _FOLLOWING.match(question, start + len(word))
+    return following is not None and following.group(1).lower() in STOPWORDS | {""}
+
+
+# The word after a subject, past any punctuation ("xylene? What …", "xylene, and …").
+_FOLLOWING = re.compile(r"\b\W*([\w'’-]{0,40})")
 
 
 def _name_from(question: str, words: list[tuple[str, int]], i: int) -> str:
