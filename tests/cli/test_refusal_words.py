@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tether.retrieve.probe import DEFAULT_THRESHOLD
+
 from .conftest import run_tether
 
 JARGON = ("neighbouring", "supported sentence", "retrieval is weak", "threshold 0", "<")
@@ -70,4 +72,4 @@ def test_weak_retrieval_says_which_words_the_collection_lacks(store: Path) -> No
         "no passage states the shelf life of toluene gloves: 'shelf', 'life' and 'gloves' occur"
         " nowhere in the collection (retrieval score 0."
     )
-    assert reason.endswith(", below the 0.40 threshold)")
+    assert reason.endswith(f", below the {DEFAULT_THRESHOLD:.2f} threshold)")

@@ -4,6 +4,7 @@ import pytest
 from abstain_corpus import make_tether
 
 from tether.records import to_json
+from tether.retrieve.probe import DEFAULT_THRESHOLD
 
 XANTHROL = "What is the Kestrel Board limit for xanthrol?"  # absent subject: guard layer
 VELMONT = "Who is the finance director of Velmont Holdings?"  # nothing matches: probe layer
@@ -58,7 +59,7 @@ def test_answerable_question_streams_sources_then_sentences(tether):
     answer = events[-1].data
     assert not answer.refused and "5 ppm" in answer.sentences[0].text
     data = to_json(answer)
-    assert data["probe"] == {"signal": "ok", "score": 1.0, "threshold": 0.4,
+    assert data["probe"] == {"signal": "ok", "score": 1.0, "threshold": DEFAULT_THRESHOLD,
                              "scorer": "sqlite-fts5-bm25"}
     assert data["modes"] == {"abstain": "on", "contradiction": "on", "figures": "on", "judge": "on"}
 
