@@ -6,6 +6,7 @@ from abstain_corpus import make_tether
 from tether.records import Document, Hit, Passage
 from tether.retrieve.probe import (
     DEFAULT_THRESHOLD,
+    MEANING,
     TermCounts,
     assess,
     probe,
@@ -56,6 +57,34 @@ def test_a_word_nobody_uses_weighs_like_the_rarest_word_in_use():
     assert generic.missing == ("exposure",)
 
 
+def test_a_passage_far_from_the_question_in_meaning_is_weak_though_it_has_the_words():
+    hit = _hit("The OASB 8-hour limit for toluene is 50 ppm.")
+    q = "What is the OASB exposure limit for toluene?"
+    far, near, words_only = (
+        assess(q, [hit], threshold=0.32, scorer="s", counts=COUNTS, closeness=closeness)
+        for closeness in (0.1, 0.7, None)
+    )
+    assert far.probe.score == near.probe.score == words_only.probe.score >= 0.32
+    assert (far.signal, near.signal, words_only.signal) == ("weak", "ok", "ok")
+    assert far.meaning == round(MEANING.reading(far.probe.score, 0.1), 3)
+    assert far.meaning < MEANING.at <= near.meaning and words_only.meaning is None
+    assert far.reason(q).endswith(
+        "the closest passages are far from the question in words and meaning "
+        f"(reading {far.meaning:.2f}, below {MEANING.at:.2f})")
+    whole = _hit("The OASB exposure limit for toluene: none is set.")
+    weak = assess(q, [whole], threshold=0.32, scorer="s", counts=COUNTS, closeness=0.1)
+    assert weak.missing == () and "the passages are far from the question." in steering_text(weak, [whole])
+
+
+def test_closeness_never_lets_through_what_the_words_refuse():
+    hit = _hit("Exposure is measured hourly.")
+    report = assess("What is the OASB exposure limit for xylene?", [hit], threshold=0.32,
+                    scorer="s", counts=COUNTS, closeness=1.0)
+    assert report.probe.score < 0.32 and report.meaning > MEANING.at
+    assert report.signal == "weak"
+    assert "'xylene' occurs nowhere in the collection" in report.reason()
+
+
 def test_score_uses_best_single_passage_and_the_title():
     split = [_hit("Exposure is measured hourly.", 0), _hit("The OASB limit is 50 ppm.", 1)]
     p = assess("What is the OASB exposure limit for toluene?", split, threshold=0.0,
@@ -97,3 +126,13 @@ def test_probe_over_a_real_store_uses_its_counts(tmp_path):
         ok = probe_retrieved(tether.store, q2, retrieve(tether.store, q2, k=8),
                              threshold=DEFAULT_THRESHOLD)
         assert ok.probe.score == 1.0 and ok.signal == "ok"
+
+
+def test_the_pipeline_reads_meaning_only_where_it_reads_the_embedder(tmp_path):
+    question = "What is the Kestrel Board limit for brisol?"
+    with make_tether(tmp_path / "trained", reader="trained") as tether:
+        answer = tether.ask(question)
+    assert not answer.refused and 0.0 <= answer.trace["probe"]["meaning"] <= 1.0
+    with make_tether(tmp_path / "lexical", reader="lexical", retrieval="bm25") as tether:
+        answer = tether.ask(question)
+    assert not answer.refused and "meaning" not in answer.trace["probe"]

@@ -12,7 +12,7 @@ import time
 from collections import abc
 from collections.abc import Iterator, Mapping, Sequence
 
-from .. import ids
+from .. import ids, readers
 from ..errors import ProviderError
 from ..generate import Generator
 from ..guard.answercheck import (
@@ -89,9 +89,13 @@ def retrieve_sources(engine: Engine, run: Run) -> Sources:
 def probe_gate(engine: Engine, run: Run) -> None:
     """The retrieval probe: a weak or empty retrieval refuses (``on``) or is noted
     as a refusal that would have been (``shadow``)."""
+    reads_meaning = engine.settings.retrieval == "fused" or engine.settings.reader == "trained"
     report = run.report = probe_retrieved(
         engine.store, run.question, run.hits, threshold=run.threshold.value,
         principals=run.principals,
+        # Read closeness only where the embedder is loaded anyway (ADR 0067): the
+        # lexical reader over BM25 never reads a model.
+        embedder=readers.embedder() if reads_meaning else None,
     )
     run.lap("probe_ms")
     if report.signal != "ok" and run.abstain == "on":
@@ -287,7 +291,8 @@ def finish(run: Run) -> Answer:
         retrieved=tuple(h.passage.passage_id for h in run.hits),
         shadow=tuple(run.shadow),
         probe=ProbeTrace(
-            run.threshold.source, tuple(run.report.missing), tuple(run.report.absent)
+            run.threshold.source, tuple(run.report.missing), tuple(run.report.absent),
+            run.report.meaning,
         ),
         withheld=tuple(w.text for w in run.withheld),
         answer_judge=run.answer_judged,

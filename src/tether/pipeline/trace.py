@@ -26,18 +26,23 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class ProbeTrace:
-    """Where the probe threshold came from, and the question words it found lacking."""
+    """Where the probe threshold came from, the question words it found lacking and,
+    when it read closeness, its meaning reading."""
 
     threshold_source: str
     missing: tuple[str, ...] = ()  # words the best passage lacks
     absent: tuple[str, ...] = ()  # words no passage in the collection contains
+    meaning: float | None = None  # retrieve.probe.MEANING's reading
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "threshold_source": self.threshold_source,
             "missing": list(self.missing),
             "absent": list(self.absent),
         }
+        if self.meaning is not None:
+            out["meaning"] = self.meaning
+        return out
 
 
 @dataclass(frozen=True, slots=True)

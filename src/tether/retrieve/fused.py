@@ -35,8 +35,8 @@ from ..records import Hit
 from ..store import DocumentStore
 from .search import retrieve
 
-__all__ = ["RETRIEVALS", "RRF_C", "PassageVectors", "fuse", "fused_retrieve", "passage_text",
-           "ranked"]
+__all__ = ["RETRIEVALS", "RRF_C", "PassageVectors", "TextEmbedder", "closest", "fuse",
+           "fused_retrieve", "passage_text", "ranked"]
 
 RRF_C = 60
 _CACHED_VECTORS = 16_384  # ~25 MiB of 384-float vectors: a working set, not a corpus
@@ -129,6 +129,14 @@ def fused_retrieve(
     by_meaning = sorted(range(len(hits)), key=lambda i: (-similarity[i], i))
     order = fuse([range(len(hits)), by_meaning])[:k]
     return [dataclasses.replace(hits[i], rank=rank) for rank, i in enumerate(order)]
+
+
+def closest(embedder: TextEmbedder, question: str, hits: Sequence[Hit],
+            cache: PassageVectors | None = None) -> float:
+    """The highest cosine between ``question`` and a hit, each passage read as fusion
+    reads it (``passage_text``; vectors from the same cache)."""
+    question_vector = embedder.embed([question])[0]
+    return max(float(v @ question_vector) for v in (cache or _CACHE).vectors(embedder, hits))
 
 
 def ranked(
