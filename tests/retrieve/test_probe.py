@@ -73,7 +73,8 @@ def test_a_passage_far_from_the_question_in_meaning_is_weak_though_it_has_the_wo
         f"(reading {far.meaning:.2f}, below {MEANING.at:.2f})")
     whole = _hit("The OASB exposure limit for toluene: none is set.")
     weak = assess(q, [whole], threshold=0.32, scorer="s", counts=COUNTS, closeness=0.1)
-    assert weak.missing == () and "the passages are far from the question." in steering_text(weak, [whole])
+    assert weak.missing == ()
+    assert "the passages are far from the question." in steering_text(weak, [whole])
 
 
 def test_closeness_never_lets_through_what_the_words_refuse():
