@@ -13,12 +13,13 @@ from tether.retrieve.calibrate import (
     META_PREFIX,
     calibrate,
     choose_threshold,
+    describe,
     histogram,
     load_calibration,
     resolve_threshold,
     save_calibration,
 )
-from tether.retrieve.probe import DEFAULT_THRESHOLD
+from tether.retrieve.probe import DEFAULT_THRESHOLD, MEANING
 
 
 def test_choose_threshold_separates_with_the_widest_margin():
@@ -68,6 +69,23 @@ def test_default_until_calibrated_then_the_calibration(tmp_path):
         after = resolve_threshold(tether.store, tether.settings)
         assert (after.value, after.source, after.note) == (cal.threshold, "calibrated", None)
         assert load_calibration(tether.store) == cal
+
+
+def test_calibration_says_what_the_meaning_reading_refuses_beside_the_threshold(tmp_path):
+    with make_tether(tmp_path / "trained", reader="trained") as tether:
+        cal = calibrate(tether.store, _items(), settings=tether.settings)
+        save_calibration(tether.store, cal)
+        assert load_calibration(tether.store) == cal
+    assert cal.meaning_refused is not None
+    refused_answerable, refused_unanswerable = cal.meaning_refused
+    assert refused_answerable <= len(cal.answerable)
+    assert refused_unanswerable <= len(cal.unanswerable)
+    assert f"the meaning reading (fixed at {MEANING.at:g}) also refuses {refused_answerable} " \
+        f"answerable and {refused_unanswerable} unanswerable" in "\n".join(describe(cal))
+    with make_tether(tmp_path / "lexical", reader="lexical", retrieval="bm25") as tether:
+        words_only = calibrate(tether.store, _items(), settings=tether.settings)
+    assert words_only.meaning_refused is None
+    assert "meaning" not in "\n".join(describe(words_only))
 
 
 def test_threshold_for_another_scorer_is_refused(tmp_path):

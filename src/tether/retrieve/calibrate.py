@@ -26,15 +26,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from ..config import Settings
 from ..errors import ConfigError, InputError, MissingExtra
 from ..store import Store
-from .probe import DEFAULT_THRESHOLD, SCORE_RECIPE, probe_retrieved
-from .fused import ranked
+from .probe import DEFAULT_THRESHOLD, MEANING, SCORE_RECIPE, probe_retrieved, reads_meaning
+from .focused import sources
 
 __all__ = [
     "META_PREFIX",
@@ -81,6 +81,9 @@ class Calibration:
     recall: float  # share of unanswerable questions the probe would refuse
     false_refusal: float  # share of answerable questions the probe would refuse
     calibrated_at: str = ""
+    # (answerable, unanswerable) questions the meaning reading refuses though their
+    # coverage passes the threshold; None where the settings read no meaning (ADR 0067)
+    meaning_refused: tuple[int, int] | None = None
 
     def to_meta(self) -> str:
         return json.dumps(asdict(self))
@@ -118,6 +121,8 @@ def load_calibration(store: Store) -> Calibration | None:
         data = json.loads(raw)
         data["answerable"] = tuple(data["answerable"])
         data["unanswerable"] = tuple(data["unanswerable"])
+        if data.get("meaning_refused") is not None:
+            data["meaning_refused"] = tuple(data["meaning_refused"])
         cal = Calibration(**data)
     except (ValueError, TypeError, KeyError) as exc:
         raise ConfigError(
@@ -236,16 +241,28 @@ def calibrate(
     the threshold they imply. Nothing is saved; see ``save_calibration``."""
     answerable: list[float] = []
     unanswerable: list[float] = []
+    meanings: list[tuple[float, float, bool]] = []  # (coverage, meaning, answerable)
+    embedder = None
+    if reads_meaning(settings.retrieval, settings.reader):
+        from .. import readers  # loaded on first use, as retrieval does
+
+        embedder = readers.embedder()
     for question, is_answerable in items:
-        hits = ranked(
-            store, question, k=settings.top_k, retrieval=settings.retrieval,
-            pool=settings.retrieval_pool, principals=principals,
-            max_chars=settings.max_question_chars,
-        )
-        report = probe_retrieved(store, question, hits, threshold=0.0, principals=principals)
+        # The passages the pipeline's probe reads (``sources``), so the threshold is
+        # chosen on the scores the probe computes.
+        hits = sources(store, question, settings, k=settings.top_k, principals=principals)
+        report = probe_retrieved(store, question, hits, threshold=0.0, principals=principals,
+                                 embedder=embedder)
         (answerable if is_answerable else unanswerable).append(report.probe.score)
+        if report.meaning is not None:
+            meanings.append((report.probe.score, report.meaning, is_answerable))
     threshold = choose_threshold(answerable, unanswerable, max_false_refusal=max_false_refusal)
-    return _summarise(store.scorer, answerable, unanswerable, threshold)
+    cal = _summarise(store.scorer, answerable, unanswerable, threshold)
+    if embedder is None:
+        return cal
+    refused = [ok for coverage, meaning, ok in meanings
+               if coverage >= threshold and meaning < MEANING.at]
+    return replace(cal, meaning_refused=(refused.count(True), refused.count(False)))
 
 
 def histogram(cal: Calibration, *, bins: int = 10, width: int = 30) -> str:
@@ -308,4 +325,8 @@ def describe(cal: Calibration) -> list[str]:
         f"margin above (to the lowest answerable score over it): {fmt(cal.margin_above)}",
         f"implied abstain precision {cal.precision:.3f}, recall {cal.recall:.3f}; "
         f"answerable questions refused {cal.false_refusal:.3f}",
+        *([] if cal.meaning_refused is None else [
+            f"the meaning reading (fixed at {MEANING.at:g}) also refuses "
+            f"{cal.meaning_refused[0]} answerable and {cal.meaning_refused[1]} unanswerable "
+            "of these questions over the threshold"]),
     ]

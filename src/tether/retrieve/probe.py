@@ -69,6 +69,7 @@ __all__ = [
     "probe",
     "probe_retrieved",
     "probe_words",
+    "reads_meaning",
     "steering_text",
 ]
 
@@ -103,6 +104,13 @@ class Meaning:
 
 
 MEANING = Meaning()
+
+
+def reads_meaning(retrieval: str, reader: str) -> bool:
+    """Whether the probe reads meaning under these settings: where the embedder is
+    loaded anyway (fused retrieval, or the trained reader, which weighs with it); the
+    lexical reader over BM25 never reads a model."""
+    return retrieval == "fused" or reader == "trained"
 
 
 @dataclass(frozen=True, slots=True)
