@@ -35,6 +35,7 @@ from ..errors import ConfigError, InputError, MissingExtra
 from ..store import Store
 from .probe import DEFAULT_THRESHOLD, MEANING, SCORE_RECIPE, probe_retrieved, reads_meaning
 from .focused import sources
+from .fused import TextEmbedder
 
 __all__ = [
     "META_PREFIX",
@@ -242,7 +243,7 @@ def calibrate(
     answerable: list[float] = []
     unanswerable: list[float] = []
     meanings: list[tuple[float, float, bool]] = []  # (coverage, meaning, answerable)
-    embedder = None
+    embedder: TextEmbedder | None = None
     if reads_meaning(settings.retrieval, settings.reader):
         from .. import readers  # loaded on first use, as retrieval does
 
