@@ -12,7 +12,7 @@ import time
 from collections import abc
 from collections.abc import Iterator, Mapping, Sequence
 
-from .. import ids, readers
+from .. import ids
 from ..errors import ProviderError
 from ..generate import Generator
 from ..guard.answercheck import (
@@ -31,7 +31,7 @@ from ..modes import ModesSpec, resolve_modes
 from ..ops.monitor import Recheck, record_answer
 from ..records import Answer, AnswerSentence, Draft, Dropped, Hit, Remark
 from ..retrieve.focused import sources
-from ..retrieve.probe import probe_retrieved, reads_meaning, steering_text
+from ..retrieve.probe import meaning_embedder, probe_retrieved, steering_text
 from ..text.asked import not_stated
 from ..text.sentences import sentence_spans
 from .events import Sentence, Sources
@@ -89,11 +89,10 @@ def retrieve_sources(engine: Engine, run: Run) -> Sources:
 def probe_gate(engine: Engine, run: Run) -> None:
     """The retrieval probe: a weak or empty retrieval refuses (``on``) or is noted
     as a refusal that would have been (``shadow``)."""
-    settings = engine.settings
     report = run.report = probe_retrieved(
         engine.store, run.question, run.hits, threshold=run.threshold.value,
         principals=run.principals,
-        embedder=readers.embedder() if reads_meaning(settings.retrieval, settings.reader) else None,
+        embedder=meaning_embedder(engine.settings.retrieval, engine.settings.reader),
     )
     run.lap("probe_ms")
     if report.signal != "ok" and run.abstain == "on":

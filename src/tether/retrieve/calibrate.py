@@ -33,9 +33,8 @@ from typing import Literal
 from ..config import Settings
 from ..errors import ConfigError, InputError, MissingExtra
 from ..store import Store
-from .probe import DEFAULT_THRESHOLD, MEANING, SCORE_RECIPE, probe_retrieved, reads_meaning
+from .probe import DEFAULT_THRESHOLD, MEANING, SCORE_RECIPE, meaning_embedder, probe_retrieved
 from .focused import sources
-from .fused import TextEmbedder
 
 __all__ = [
     "META_PREFIX",
@@ -243,11 +242,7 @@ def calibrate(
     answerable: list[float] = []
     unanswerable: list[float] = []
     meanings: list[tuple[float, float, bool]] = []  # (coverage, meaning, answerable)
-    embedder: TextEmbedder | None = None
-    if reads_meaning(settings.retrieval, settings.reader):
-        from .. import readers  # loaded on first use, as retrieval does
-
-        embedder = readers.embedder()
+    embedder = meaning_embedder(settings.retrieval, settings.reader)
     for question, is_answerable in items:
         # The passages the pipeline's probe reads (``sources``), so the threshold is
         # chosen on the scores the probe computes.

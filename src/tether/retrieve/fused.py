@@ -36,7 +36,7 @@ from ..store import DocumentStore
 from .search import retrieve
 
 __all__ = ["RETRIEVALS", "RRF_C", "PassageVectors", "TextEmbedder", "closest", "fuse",
-           "fused_retrieve", "passage_text", "ranked"]
+           "fused_retrieve", "passage_text", "ranked", "similarities"]
 
 RRF_C = 60
 _CACHED_VECTORS = 16_384  # ~25 MiB of 384-float vectors: a working set, not a corpus
@@ -123,20 +123,24 @@ def fused_retrieve(
     hits = retrieve(store, question, k=max(pool, k), principals=principals, max_chars=max_chars)
     if len(hits) < 2:
         return hits[:k]
-    question_vector = embedder.embed([question])[0]
-    vectors = (cache or _CACHE).vectors(embedder, hits)
-    similarity = [float(vector @ question_vector) for vector in vectors]
+    similarity = similarities(embedder, question, hits, cache)
     by_meaning = sorted(range(len(hits)), key=lambda i: (-similarity[i], i))
     order = fuse([range(len(hits)), by_meaning])[:k]
     return [dataclasses.replace(hits[i], rank=rank) for rank, i in enumerate(order)]
 
 
+def similarities(embedder: TextEmbedder, question: str, hits: Sequence[Hit],
+                 cache: PassageVectors | None = None) -> list[float]:
+    """The cosine between ``question`` and each hit, read as ``passage_text`` (unit
+    vectors; the passages' from ``cache``)."""
+    question_vector = embedder.embed([question])[0]
+    return [float(vector @ question_vector) for vector in (cache or _CACHE).vectors(embedder, hits)]
+
+
 def closest(embedder: TextEmbedder, question: str, hits: Sequence[Hit],
             cache: PassageVectors | None = None) -> float:
-    """The highest cosine between ``question`` and a hit, each passage read as fusion
-    reads it (``passage_text``; vectors from the same cache)."""
-    question_vector = embedder.embed([question])[0]
-    return max(float(v @ question_vector) for v in (cache or _CACHE).vectors(embedder, hits))
+    """The highest cosine between ``question`` and a hit, read as fusion reads them."""
+    return max(similarities(embedder, question, hits, cache))
 
 
 def ranked(

@@ -69,7 +69,7 @@ __all__ = [
     "probe",
     "probe_retrieved",
     "probe_words",
-    "reads_meaning",
+    "meaning_embedder",
     "steering_text",
 ]
 
@@ -106,11 +106,15 @@ class Meaning:
 MEANING = Meaning()
 
 
-def reads_meaning(retrieval: str, reader: str) -> bool:
-    """Whether the probe reads meaning under these settings: where the embedder is
-    loaded anyway (fused retrieval, or the trained reader, which weighs with it); the
-    lexical reader over BM25 never reads a model."""
-    return retrieval == "fused" or reader == "trained"
+def meaning_embedder(retrieval: str, reader: str) -> TextEmbedder | None:
+    """The embedder the probe reads meaning with under these settings, or None: it
+    reads meaning where the embedder is loaded anyway (fused retrieval, or the trained
+    reader, which weighs with it); the lexical reader over BM25 never reads a model."""
+    if retrieval != "fused" and reader != "trained":
+        return None
+    from .. import readers  # loaded on first use, as retrieval does
+
+    return readers.embedder()
 
 
 @dataclass(frozen=True, slots=True)
