@@ -12,16 +12,13 @@ PACKAGES=(
   "perl-doc=5.36.0-7+deb12u4"
   "nano=7.2-1+deb12u1"
   "xterm=379-1"
-  "mc-data=3:4.8.29-2"
-  "lftp=4.9.2-2+b1"
   "weechat-doc=3.8-1"
-  "ffmpeg-doc=7:5.1.9-0+deb12u1"
   "irssi=1.4.3-2"
   "zsh-doc=5.9-4"
 )
 start_build "$OUT" "${PACKAGES[@]}"
-mkdir -p "$OUT/python" "$OUT/debian" "$OUT/nano" "$OUT/xterm" "$OUT/mc" "$OUT/lftp" \
-  "$OUT/weechat" "$OUT/ffmpeg" "$OUT/irssi" "$OUT/zsh"
+mkdir -p "$OUT/python" "$OUT/debian" "$OUT/nano" "$OUT/xterm" "$OUT/weechat" "$OUT/irssi" \
+  "$OUT/zsh"
 for f in x/python3.11-doc/usr/share/doc/python3.11/html/faq/*.html; do
   [ "$(basename "$f")" = index.html ] || cp "$f" "$OUT/python/"
 done
@@ -31,10 +28,7 @@ done
 render_mans "$OUT" $(for n in 1 2 3 4 5 6 7 8 9; do echo "perl-doc:man1/perlfaq$n.1"; done)
 cp x/nano/usr/share/doc/nano/faq.html "$OUT/nano/"
 cp x/xterm/usr/share/doc/xterm/xterm.faq.html "$OUT/xterm/"
-gzip -dc x/mc-data/usr/share/doc/mc-data/FAQ.gz > "$OUT/mc/FAQ.txt"
-cp x/lftp/usr/share/doc/lftp/FAQ "$OUT/lftp/FAQ.txt"
 cp x/weechat-doc/usr/share/doc/weechat-doc/html/weechat_faq.en.html "$OUT/weechat/"
-cp x/ffmpeg-doc/usr/share/doc/ffmpeg/manual/faq.html "$OUT/ffmpeg/"
 cp x/irssi/usr/share/doc/irssi/faq.html "$OUT/irssi/"
 cp x/zsh-doc/usr/share/doc/zsh-common/html/FAQ0*.html "$OUT/zsh/"
 list_corpus "$OUT"
