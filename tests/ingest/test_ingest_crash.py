@@ -5,8 +5,11 @@ passages table, every passage inside its version text and equal to its slice, ev
 citation holding its quote); every stored document is complete (its passages are
 exactly the segmentation of its current version) and retrievable, and a document the
 killed run had not finished is not retrievable at all. Between cycles some files are
-edited, so each run has new versions to write. Finally an uninterrupted ingest
-completes the job, and one more is a no-op.
+edited, so each run has new versions to write. Where a timed kill lands depends on the
+machine's speed, so the test asserts nothing about that: after the timed kills, runs
+that kill themselves inside their k-th document's write (one document per commit) put
+a kill between two documents' writes, and inside one, on any machine. Finally an
+uninterrupted ingest completes the job, and one more is a no-op.
 
 ``TETHER_TEST_KILL_CYCLES`` sets the number of kills (default 12); the seed is printed
 and can be fixed with ``TETHER_TEST_KILL_SEED``.
@@ -83,11 +86,39 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _ingest(folder: Path, db: Path, cwd: Path) -> subprocess.Popen[str]:
+def _ingest(folder: Path, db: Path, cwd: Path, *, kill_at: int = 0) -> subprocess.Popen[str]:
+    """``tether ingest`` in a process of its own; with ``kill_at``, one that kills itself
+    inside its ``kill_at``-th document write."""
+    env, command = _env(), [sys.executable, "-m", "tether"]
+    if kill_at:
+        (cwd / "kill_inside_write.py").write_text(_KILL_INSIDE_WRITE)
+        env["KILL_AT"], command = str(kill_at), [sys.executable, str(cwd / "kill_inside_write.py")]
     return subprocess.Popen(
-        [sys.executable, "-m", "tether", "ingest", str(folder), "--db", str(db)],
-        cwd=cwd, env=_env(), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [*command, "ingest", str(folder), "--db", str(db)],
+        cwd=cwd, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
+
+
+# Runs ``tether ingest`` committing each document on its own and SIGKILLs itself inside
+# the transaction of its KILL_AT-th document write, after that document's passages were
+# written: the documents before it are committed, it and those after are not.
+_KILL_INSIDE_WRITE = """\
+import os, runpy, signal, sys
+import tether.ingest.parallel
+from tether.store.sqlite import SQLiteStore
+
+def _replace_then_die(self, *args, _replace=SQLiteStore._replace_passages, _count=[0], **kwargs):
+    _replace(self, *args, **kwargs)
+    _count[0] += 1
+    if _count[0] == int(os.environ["KILL_AT"]):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+if __name__ == "__main__":
+    tether.ingest.parallel._BATCH_FILES = 1
+    SQLiteStore._replace_passages = _replace_then_die
+    sys.argv = ["tether", *sys.argv[1:]]
+    runpy.run_module("tether", run_name="__main__")
+"""
 
 
 def _assert_sound(db: Path, folder: Path, count: int) -> int:
@@ -128,6 +159,16 @@ def _versions(db: Path, folder: Path, numbers: list[int]) -> dict[int, str | Non
         store.close()
 
 
+def _edit(folder: Path, revisions: list[int], rnd: random.Random) -> list[int]:
+    """New versions for a quarter of the files (not the PDFs), so the next run has
+    writes to be killed in; returns their numbers."""
+    edited = rnd.sample([n for n in range(len(revisions)) if n % 8 != 7], len(revisions) // 4)
+    for n in edited:
+        revisions[n] += 1
+        _write(folder, n, revisions[n], rnd)
+    return edited
+
+
 def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> None:
     rnd = random.Random(SEED)
     print(f"kill test seed {SEED} ({CYCLES} cycles)")
@@ -142,16 +183,11 @@ def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> 
     # few seconds: kills must be able to fall after it.
     window = 8.0
     # A kill that found none of the edits written fell before the writes: later kills
-    # fall after it (the writes come in the last part of a run, which a loaded machine
-    # may make short next to the workers' start).
+    # fall after it (the writes come in the last part of a run).
     floor = 0.3
-    kills = completed = mid_write = 0
+    kills = 0
     edited: list[int] = []
-    cycle = 0
-    # Kill at least once between two documents' writes (some edits in, some not), and
-    # in at least half the cycles; a few extra cycles make both near-certain however
-    # the kill times fall (a re-ingest of a few edits can finish before most of them).
-    while cycle < CYCLES or ((mid_write == 0 or kills < CYCLES // 2) and cycle < CYCLES + 10):
+    for cycle in range(CYCLES):
         before = _versions(db, folder, edited)
         process = _ingest(folder, db, tmp_path)
         started = time.monotonic()
@@ -162,7 +198,6 @@ def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> 
             process.send_signal(signal.SIGKILL)
             kills += 1
         else:
-            completed += 1
             window = time.monotonic() - started
             floor = min(floor, 0.7 * window)  # kills must still be able to land
         process.communicate(timeout=60)
@@ -171,20 +206,28 @@ def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> 
             window *= 1.5
         after = _versions(db, folder, edited)
         written = sum(1 for n in edited if after[n] != before[n])
-        mid_write += killed and 0 < written < len(edited)
         if killed and stored and edited and written == 0:
             floor = delay
         print(f"cycle {cycle}: {'killed' if killed else 'finished'} at {delay:.2f} s; "
               f"{stored} documents stored, {written} of {len(edited)} edits written; check ok")
-        cycle += 1
-        # New versions for some files, so the next run has writes to be killed in.
-        edited = rnd.sample([n for n in range(count) if n % 8 != 7], count // 4)  # not PDFs
-        for n in edited:
-            revisions[n] += 1
-            _write(folder, n, revisions[n], rnd)
-    print(f"{kills} kills ({mid_write} with some edits written and some not), {completed} runs "
-          "finished before their kill time")
-    assert kills >= CYCLES // 2 and mid_write >= 1
+        edited = _edit(folder, revisions, rnd)
+    print(f"{kills} of {CYCLES} timed runs killed")
+
+    # Kills at chosen writes, whatever the machine's speed: the first edit, one in the
+    # middle, the last. Each starts from a store holding every file.
+    _ingest(folder, db, tmp_path).communicate(timeout=120)
+    for kill_at in (1, rnd.randint(2, count // 4 - 1), count // 4):
+        edited = _edit(folder, revisions, rnd)
+        before = _versions(db, folder, edited)
+        process = _ingest(folder, db, tmp_path, kill_at=kill_at)
+        process.communicate(timeout=120)
+        assert process.returncode == -signal.SIGKILL, process.returncode
+        assert _assert_sound(db, folder, count) == count
+        after = _versions(db, folder, edited)
+        written = sum(1 for n in edited if after[n] != before[n])
+        print(f"killed inside edit {kill_at}: {written} of {len(edited)} edits written; check ok")
+        assert written == kill_at - 1
+        _ingest(folder, db, tmp_path).communicate(timeout=120)  # finish before the next
 
     # An uninterrupted run completes the job: every file stored at its current text.
     out, err = _ingest(folder, db, tmp_path).communicate(timeout=120)
