@@ -36,6 +36,8 @@ Free + repair alone, beside its free baseline (the quote-bound column skipped)::
     OPENAI_API_KEY=dummy python bench/quote_bound.py --url http://127.0.0.1:8143/v1 \\
         --model qwen --n 15 --seed 33 --modes extractive,free,free_repair
 
+``--replies FILE`` keeps the model's replies and, run again, replays them: a change to
+the guard measured on the same words, in minutes and without the model's run-to-run drift.
 ``--json`` keeps every question's shown sentences with their cited quotes and the
 quote-bound trace, for reading each shown sentence against its citation by hand.
 For the model modes it also prints the median time from the model's first token to
@@ -76,8 +78,8 @@ class Replay:
     the tokens it streamed the first time (greedy decoding gives the same reply, so
     "free" and "free_repair" read one reply at the cost of one)."""
 
-    def __init__(self, gen: Generator) -> None:
-        self.replies: dict[tuple[str, str], list[str]] = {}
+    def __init__(self, gen: Generator, replies: dict[tuple[str, str], list[str]]) -> None:
+        self.replies = replies
         client = getattr(gen, "client", None)
         if client is not None:
             self.stream = client.stream
@@ -93,6 +95,20 @@ class Replay:
             pieces.append(text)
             yield text
         self.replies[system, user] = pieces
+
+
+def load_replies(path: Path | None) -> dict[tuple[str, str], list[str]]:
+    """Replies kept by an earlier run (``--replies``): a change to the guard is then
+    measured on the very words it read before, without the model."""
+    if path is None or not path.exists():
+        return {}
+    return {(system, user): pieces for system, user, pieces in json.loads(path.read_text(encoding="utf-8"))}
+
+
+def save_replies(path: Path | None, replies: dict[tuple[str, str], list[str]]) -> None:
+    if path is not None:
+        path.write_text(json.dumps([[s, u, p] for (s, u), p in replies.items()], ensure_ascii=False),
+                        encoding="utf-8")
 
 
 class FirstToken:
@@ -175,7 +191,8 @@ def record(question: dict[str, Any], mode: str, answer: Answer) -> dict[str, Any
         "shown": [{"text": s.text, "quote": s.citations[0].quote,
                    "repaired": REPAIRED in s.verdict.reasons} for s in answer.sentences],
         "repaired": answer.trace.get("repaired", []),
-        "dropped": [{"text": d.text, "outcome": d.verdict.outcome} for d in answer.dropped],
+        "dropped": [{"text": d.text, "outcome": d.verdict.outcome, "rules": list(d.verdict.rules),
+                     "reasons": list(d.verdict.reasons)} for d in answer.dropped],
         "quotes": answer.trace.get("quotes"), "failure": answer.trace.get("generator_failure"),
         "ms": answer.timings_ms, "first_token_to_sentence_s": None,
     }
@@ -227,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--golden", type=Path,
                     help="ask a realdocs-style golden.jsonl's questions instead (needs --db: its corpus's store)")
     ap.add_argument("--json", type=Path, help="write every question's record here")
+    ap.add_argument("--replies", type=Path,
+                    help="keep the model's replies here, and replay those kept by an earlier run")
     args = ap.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
     if args.golden and not args.db:
@@ -239,8 +258,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with Tether(db, settings=Settings(top_k=args.top_k, repair=False)) as t, \
             Tether(db, settings=Settings(top_k=args.top_k, repair=True)) as repairing:
         gens = generators(t, args)
+        replies = load_replies(args.replies)
         for gen in {id(g): g for g in gens.values()}.values():
-            Replay(gen)
+            Replay(gen, replies)
             first.wrap(gen)
         for n, question in enumerate(questions, 1):
             for mode in modes:
@@ -254,6 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"shown={len(row['shown'])} dropped={len(row['dropped'])} "
                       f"repaired={len(row['repaired'])} "
                       f"{question['question']}", flush=True)
+            save_replies(args.replies, replies)
             if args.json:
                 args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
     print(json.dumps({m: summary(r) for m, r in rows.items()}, indent=1))
