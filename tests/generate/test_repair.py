@@ -20,6 +20,7 @@ import pytest
 
 from tether import Tether
 from tether.config import Settings
+from tether.guard.repair import WORDING_CHECKERS
 from tether.ops.monitor import measure_answer
 from tether.records import REPAIRED, Answer, AnswerSentence
 
@@ -97,6 +98,31 @@ def test_a_wrong_claim_is_dropped_not_repaired(tether: Tether, wrong: str) -> No
     assert result.refused and result.sentences == ()
     assert [d.text for d in result.dropped] == [wrong]
     assert "repaired" not in result.trace
+
+
+@pytest.mark.parametrize("claim", [
+    "All Solvent X must be stored away from oxidisers.",  # a quantifier the passage lacks
+    "Solvent X should be stored away from oxidisers.",  # "should" where it says "must"
+])
+def test_a_claim_only_a_wording_rule_contradicts_is_repaired(tether: Tether, tmp_path: Path, claim: str) -> None:
+    # The wording rules read these as contradicted; the support model reads the passage's
+    # sentence as stating them, and that sentence is what is shown (ADR 0080).
+    question = "How must Solvent X be stored?"
+    result = ask(tether, f"{claim} [1]", question=question)
+    assert [s.text for s in result.sentences] == [STORED] and result.dropped == ()
+    assert [r["original"] for r in result.trace["repaired"]] == [claim]
+    with FakeLLMServer(answer("openai", f"{claim} [1]")) as server, \
+            Tether(tmp_path / "t.db", settings=Settings(repair=False)) as unrepaired:
+        plain = unrepaired.ask(question, generator=generator("openai", server))
+    (dropped,) = plain.dropped
+    assert dropped.verdict.outcome == "contradicted" and dropped.verdict.checker in WORDING_CHECKERS
+
+
+def test_a_claim_the_model_reads_as_wrong_stays_dropped_whatever_rule_contradicted_it(tether: Tether) -> None:
+    claim = "Solvent X freezes at 64 °C at sea level."  # an exclusive word: a wording rule
+    result = ask(tether, f"{claim} [1]", question="At what temperature does Solvent X boil?")
+    assert result.refused and [d.text for d in result.dropped] == [claim]
+    assert result.dropped[0].verdict.checker in WORDING_CHECKERS and "repaired" not in result.trace
 
 
 def test_a_quote_that_does_not_answer_the_question_is_no_repair(tether: Tether) -> None:

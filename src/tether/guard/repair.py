@@ -9,10 +9,13 @@ passage sentence is itself a verbatim quote the guard verifies, it is shown in t
 model's place, cited at its stored range and marked repaired. What it replaces stays
 in the answer's trace: the model's words are never shown.
 
-No repair when any reading says the claim is wrong: the guard's own verdict was
-``contradicted``, an exact check contradicts it against the chosen sentence, or the
-model finds a candidate contradicting it more surely than any states it. Negation is
-the exact polarity check's to read (``citation.carries_negation``), so a claim or a
+No repair when a reading that can be trusted says the claim is wrong: an exact check
+(``judges.base.EXACT_CHECKERS``: a figure, a year, a name, a negation) or a judge contradicted
+it, against the passage or the chosen sentence, or the model finds a candidate
+contradicting it more surely than any states it. A contradiction only the wording rules
+found (a quantifier, a modal, a converse or exclusive word) does not bar it: those misread
+paraphrase, and the model reads the claim in their place (ADR 0080). Negation is the
+exact polarity check's to read (``citation.carries_negation``), so a claim or a
 candidate carrying one is never repaired. Whether the quote answers the question is
 the pipeline's gate to decide (the answer check the extractive path passes).
 """
@@ -34,7 +37,7 @@ from ..verify import check
 from .attribute import Evidence
 from .citation import carries_negation, judge_draft
 
-__all__ = ["CANDIDATES", "REPAIR_AT", "Repair", "repair_draft", "support_judge"]
+__all__ = ["CANDIDATES", "REPAIR_AT", "WORDING_CHECKERS", "Repair", "repair_draft", "support_judge"]
 
 # Passage sentences the support model reads for one claim (each with the sentence
 # before it, as it was trained to read them): those sharing the most
@@ -47,6 +50,13 @@ CANDIDATES = 6
 # and above every candidate's P(contradiction)). What is shown is the quote, verified
 # word for word, and only when it answers the question (ADR 0075).
 REPAIR_AT = 0.5
+
+# The checkers whose contradiction reads wording — a quantifier, a modal, an exclusive or
+# converse word, roles, relation words — and misreads paraphrase ("the most important …",
+# "bought" for "sold to"). Their contradiction does not bar a repair: the model reads the
+# claim in their place, and what is shown is the quote (ADR 0080). An exact checker's
+# (``judges.base.EXACT_CHECKERS``) or a judge's does.
+WORDING_CHECKERS = frozenset({"lexicon", "roles", "quantifier", "relation", "modality"})
 
 # (?<!\s): a match starts where its whitespace run starts, so a long run is read once,
 # not once per position.
@@ -109,7 +119,7 @@ def repair_draft(
     ``reader`` is the support model that finds the sentence stating the claim.
     """
     claim = _MARKERS.sub("", draft.text).strip()
-    if dropped.verdict.outcome == "contradicted" or carries_negation(claim):
+    if _surely_wrong(dropped.verdict.outcome, dropped.verdict.checker) or carries_negation(claim):
         return None
     found = _stating(claim, evidence, settings=settings, modes=modes, reader=reader)
     if found is None:
@@ -157,7 +167,8 @@ def _stating(
             chosen, entailment = previous, alone
     if carries_negation(chosen.text):
         return None
-    if check(claim, chosen.window, settings=settings, modes=modes).outcome == "contradicted":
+    against = check(claim, chosen.window, settings=settings, modes=modes)
+    if _surely_wrong(against.outcome, against.checker):
         return None  # an exact check (a figure, a name) says the claim is not this one's
     return chosen, entailment
 
@@ -179,3 +190,8 @@ def _candidates(claim: str, evidence: Sequence[Evidence]) -> list[_Candidate]:
                 scored.append((-shared, len(scored), candidate))
     scored.sort(key=lambda item: item[:2])
     return [candidate for _, _, candidate in scored[:CANDIDATES]]
+
+
+def _surely_wrong(outcome: str, checker: str) -> bool:
+    """A contradiction that none of the wording checkers decided."""
+    return outcome == "contradicted" and checker not in WORDING_CHECKERS
