@@ -215,8 +215,8 @@ def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> 
 
     # Kills at chosen writes, whatever the machine's speed: the first edit, one in the
     # middle, the last. Each starts from a store holding every file.
-    _ingest(folder, db, tmp_path).communicate(timeout=120)
     for kill_at in (1, rnd.randint(2, count // 4 - 1), count // 4):
+        _ingest(folder, db, tmp_path).communicate(timeout=120)
         edited = _edit(folder, revisions, rnd)
         before = _versions(db, folder, edited)
         process = _ingest(folder, db, tmp_path, kill_at=kill_at)
@@ -227,7 +227,6 @@ def test_ingest_killed_at_random_points_leaves_a_sound_store(tmp_path: Path) -> 
         written = sum(1 for n in edited if after[n] != before[n])
         print(f"killed inside edit {kill_at}: {written} of {len(edited)} edits written; check ok")
         assert written == kill_at - 1
-        _ingest(folder, db, tmp_path).communicate(timeout=120)  # finish before the next
 
     # An uninterrupted run completes the job: every file stored at its current text.
     out, err = _ingest(folder, db, tmp_path).communicate(timeout=120)
