@@ -102,7 +102,8 @@ def load_replies(path: Path | None) -> dict[tuple[str, str], list[str]]:
     measured on the very words it read before, without the model."""
     if path is None or not path.exists():
         return {}
-    return {(system, user): pieces for system, user, pieces in json.loads(path.read_text(encoding="utf-8"))}
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    return {(system, user): pieces for system, user, pieces in kept}
 
 
 def save_replies(path: Path | None, replies: dict[tuple[str, str], list[str]]) -> None:

@@ -20,7 +20,7 @@ import pytest
 
 from tether import Tether
 from tether.config import Settings
-from tether.guard.repair import WORDING_CHECKERS
+from tether.guard.repair import WORDING_CONTRADICTIONS
 from tether.ops.monitor import measure_answer
 from tether.records import REPAIRED, Answer, AnswerSentence
 
@@ -92,6 +92,8 @@ def test_a_quote_bound_answer_and_a_verbatim_sentence_are_not_marked(tether: Tet
     "Over an eight-hour shift, the workplace exposure limit of Solvent X is 300 ppm.",
     "Solvent X may be stored next to oxidisers without any limit.",
     "Solvent X does not have a workplace exposure limit of 200 ppm.",
+    # A quantifier decides the guard's verdict; the figure it hid still bars a repair.
+    "The workplace exposure limit for Solvent X is always 300 ppm over an eight-hour shift.",
 ])
 def test_a_wrong_claim_is_dropped_not_repaired(tether: Tether, wrong: str) -> None:
     result = ask(tether, f"{wrong} [1]")
@@ -101,10 +103,12 @@ def test_a_wrong_claim_is_dropped_not_repaired(tether: Tether, wrong: str) -> No
 
 
 @pytest.mark.parametrize("claim", [
-    "All Solvent X must be stored away from oxidisers.",  # a quantifier the passage lacks
+    "Solvent X is required to be stored away from oxidisers.",  # a modal reading: "must"
     "Solvent X should be stored away from oxidisers.",  # "should" where it says "must"
 ])
-def test_a_claim_only_a_wording_rule_contradicts_is_repaired(tether: Tether, tmp_path: Path, claim: str) -> None:
+def test_a_claim_only_a_wording_rule_contradicts_is_repaired(
+    tether: Tether, tmp_path: Path, claim: str
+) -> None:
     # The wording rules read these as contradicted; the support model reads the passage's
     # sentence as stating them, and that sentence is what is shown (ADR 0080).
     question = "How must Solvent X be stored?"
@@ -115,14 +119,39 @@ def test_a_claim_only_a_wording_rule_contradicts_is_repaired(tether: Tether, tmp
             Tether(tmp_path / "t.db", settings=Settings(repair=False)) as unrepaired:
         plain = unrepaired.ask(question, generator=generator("openai", server))
     (dropped,) = plain.dropped
-    assert dropped.verdict.outcome == "contradicted" and dropped.verdict.checker in WORDING_CHECKERS
+    assert dropped.verdict.outcome == "contradicted"
+    assert WORDING_CONTRADICTIONS.intersection(dropped.verdict.rules)
 
 
-def test_a_claim_the_model_reads_as_wrong_stays_dropped_whatever_rule_contradicted_it(tether: Tether) -> None:
+def test_a_claim_the_model_reads_as_wrong_stays_dropped_whatever_rule_contradicted_it(
+    tether: Tether,
+) -> None:
     claim = "Solvent X freezes at 64 °C at sea level."  # an exclusive word: a wording rule
     result = ask(tether, f"{claim} [1]", question="At what temperature does Solvent X boil?")
     assert result.refused and [d.text for d in result.dropped] == [claim]
-    assert result.dropped[0].verdict.checker in WORDING_CHECKERS and "repaired" not in result.trace
+    assert WORDING_CONTRADICTIONS.intersection(result.dropped[0].verdict.rules)
+    assert "repaired" not in result.trace
+
+
+def test_a_default_stated_under_its_options_heading_repairs_the_claim(tmp_path: Path) -> None:
+    # "Default: 90 seconds." states the claim only read under its heading path (tool,
+    # option), as the answer gate reads it; the wrong figure stays dropped.
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "kilnctl.md").write_text(
+        "# kilnctl\n\n## Options\n\n### --warm-up SECONDS\n\nHow long the kiln holds its first "
+        "temperature before firing. Longer warm-ups protect thick pieces. Default: 90 seconds.\n\n"
+        "### --vent-delay SECONDS\n\nHow long the vent stays shut after firing starts. "
+        "Default: 600 seconds.\n", encoding="utf-8")
+    with Tether(tmp_path / "k.db", settings=Settings()) as t:
+        t.ingest(corpus, license="CC0")
+        question = "How long does kilnctl warm up by default?"
+        claim = "By default kilnctl warms up for 90 seconds."
+        result = ask(t, f"{claim} [1]", question=question)
+        assert [s.text for s in result.sentences] == ["Default: 90 seconds."]
+        assert [r["original"] for r in result.trace["repaired"]] == [claim]
+        wrong = ask(t, "By default kilnctl warms up for 600 seconds. [1]", question=question)
+        assert wrong.refused and "repaired" not in wrong.trace
 
 
 def test_a_quote_that_does_not_answer_the_question_is_no_repair(tether: Tether) -> None:
@@ -189,9 +218,13 @@ def test_the_cli_repairs_by_default_and_no_repair_drops(tmp_path: Path) -> None:
     assert dropped_rc == 1 and dropped["refused"] and [d["text"] for d in dropped["dropped"]] == [REWORDED]
 
 
+PATH = "Solvent X / Solvent X: "
+
+
 class _Reading:
     """A stand-in for the support model: P(entailment) and P(contradiction) set per
-    premise, as the repair reads it (a sentence with the one before, or alone)."""
+    premise, as the repair reads it (a sentence with the one before, or alone), under
+    its title path, the document's title over its heading ("Solvent X / Solvent X: …")."""
 
     def __init__(self, entail: dict[str, float], contradict: dict[str, float] | None = None) -> None:
         self.entail, self.contradict = entail, contradict or {}
@@ -199,8 +232,11 @@ class _Reading:
     def judge_many(self, pairs):
         from types import SimpleNamespace
 
-        return [SimpleNamespace(probabilities={"entailment": self.entail.get(p, 0.0),
-                                               "contradiction": self.contradict.get(p, 0.0)})
+        def read(table: dict[str, float], premise: str) -> float:
+            return table.get(premise.removeprefix(PATH), 0.0) if premise.startswith(PATH) else 0.0
+
+        return [SimpleNamespace(probabilities={"entailment": read(self.entail, p),
+                                               "contradiction": read(self.contradict, p)})
                 for p, _ in pairs]
 
 

@@ -10,14 +10,16 @@ model's place, cited at its stored range and marked repaired. What it replaces s
 in the answer's trace: the model's words are never shown.
 
 No repair when a reading that can be trusted says the claim is wrong: an exact check
-(``judges.base.EXACT_CHECKERS``: a figure, a year, a name, a negation) or a judge contradicted
-it, against the passage or the chosen sentence, or the model finds a candidate
-contradicting it more surely than any states it. A contradiction only the wording rules
-found (a quantifier, a modal, a converse or exclusive word) does not bar it: those misread
+(a figure, a year, a name, a negation), a negated verb or a judge contradicted it
+against the passage, an exact check contradicts it against the chosen sentence (read
+with the wording rules out of the way), or the model finds a candidate contradicting
+it more surely than any states it. A contradiction only a wording rule found (a
+quantifier, a modal, a converse or exclusive word) does not bar it: those misread
 paraphrase, and the model reads the claim in their place (ADR 0080). Negation is the
 exact polarity check's to read (``citation.carries_negation``), so a claim or a
-candidate carrying one is never repaired. Whether the quote answers the question is
-the pipeline's gate to decide (the answer check the extractive path passes).
+candidate carrying one is never repaired. Each candidate is read under its title and
+headings, as the answer gate reads it. Whether the quote answers the question is the
+pipeline's gate to decide (the answer check the extractive path passes).
 """
 
 from __future__ import annotations
@@ -30,14 +32,16 @@ from functools import cache
 from ..config import Settings
 from ..judges.base import Judge
 from ..judges.trained import TrainedSupportJudge
-from ..records import REPAIRED, AnswerSentence, Draft, Dropped
+from ..readers.windows import sentence_path
+from ..records import REPAIRED, AnswerSentence, Draft, Dropped, Verdict
 from ..text.sentences import sentence_spans
 from ..text.terms import stems
 from ..verify import check
+from ..verify.rules import rules_off_setting
 from .attribute import Evidence
 from .citation import carries_negation, judge_draft
 
-__all__ = ["CANDIDATES", "REPAIR_AT", "WORDING_CHECKERS", "Repair", "repair_draft", "support_judge"]
+__all__ = ["CANDIDATES", "REPAIR_AT", "WORDING_CONTRADICTIONS", "Repair", "repair_draft", "support_judge"]
 
 # Passage sentences the support model reads for one claim (each with the sentence
 # before it, as it was trained to read them): those sharing the most
@@ -51,12 +55,13 @@ CANDIDATES = 6
 # word for word, and only when it answers the question (ADR 0075).
 REPAIR_AT = 0.5
 
-# The checkers whose contradiction reads wording — a quantifier, a modal, an exclusive or
+# The rules whose contradiction reads wording — a quantifier, a modal, an exclusive or
 # converse word, roles, relation words — and misreads paraphrase ("the most important …",
-# "bought" for "sold to"). Their contradiction does not bar a repair: the model reads the
-# claim in their place, and what is shown is the quote (ADR 0080). An exact checker's
-# (``judges.base.EXACT_CHECKERS``) or a judge's does.
-WORDING_CHECKERS = frozenset({"lexicon", "roles", "quantifier", "relation", "modality"})
+# "brother" for "sister of"). Their contradiction does not bar a repair: the support
+# model reads the claim in their place, and what is shown is the quote (ADR 0080). The
+# exact checks' (figures, years, names, negation), a judge's and a negated verb's do.
+WORDING_CONTRADICTIONS = frozenset({"exclusive-substitution", "reversed-roles", "relation-words",
+                                    "quantifier", "modality"})
 
 # (?<!\s): a match starts where its whitespace run starts, so a long run is read once,
 # not once per position.
@@ -85,8 +90,24 @@ class _Candidate:
     @property
     def window(self) -> str:
         """What the model reads: the sentence with the one before it, which "It …" or
-        "They …" leans on (the shape it was trained on, ``readers.windows``)."""
-        return self.unit.text[(self.before or self.sentence)[0]:self.sentence[1]]
+        "They …" leans on (the shape it was trained on, ``readers.windows``), under
+        where it stands."""
+        return self._placed((self.before or self.sentence)[0])
+
+    @property
+    def alone(self) -> str:
+        """The sentence without the one before it, under where it stands."""
+        return self._placed(self.sentence[0])
+
+    def _placed(self, start: int) -> str:
+        # Documentation states a default under its option's heading, not beside its name
+        # ("default: 65536 bytes" under "stack = BYTES"): the sentence is read under its
+        # title path, as the answer gate reads it (``readers.windows.sentence_path``).
+        assert self.unit.document is not None  # candidates come from stored passages
+        path = sentence_path(self.unit.document.title, self.unit.passages[0].heading,
+                             self.unit.text, self.sentence[0])
+        text = self.unit.text[start:self.sentence[1]]
+        return f"{path}: {text}" if path else text
 
     def previous(self) -> _Candidate | None:
         return None if self.before is None else _Candidate(self.unit, self.before, None)
@@ -119,7 +140,7 @@ def repair_draft(
     ``reader`` is the support model that finds the sentence stating the claim.
     """
     claim = _MARKERS.sub("", draft.text).strip()
-    if _surely_wrong(dropped.verdict.outcome, dropped.verdict.checker) or carries_negation(claim):
+    if _surely_wrong(dropped.verdict) or carries_negation(claim):
         return None
     found = _stating(claim, evidence, settings=settings, modes=modes, reader=reader)
     if found is None:
@@ -162,13 +183,16 @@ def _stating(
     previous = chosen.previous()
     if previous is not None:
         own, alone = (j.probabilities.get("entailment", 0.0) for j in
-                      reader.judge_many([(chosen.text, claim), (previous.text, claim)]))
+                      reader.judge_many([(chosen.alone, claim), (previous.alone, claim)]))
         if alone >= REPAIR_AT and alone > own:
             chosen, entailment = previous, alone
     if carries_negation(chosen.text):
         return None
-    against = check(claim, chosen.window, settings=settings, modes=modes)
-    if _surely_wrong(against.outcome, against.checker):
+    # The exact checks read the claim against the quote with the wording rules out of
+    # the way: a quantifier that fires first must not hide a figure that disagrees.
+    off = WORDING_CONTRADICTIONS | rules_off_setting(settings.support_rules_off)
+    exact = replace(settings, support_rules_off=",".join(sorted(off)))
+    if check(claim, chosen.window, settings=exact, modes=modes).outcome == "contradicted":
         return None  # an exact check (a figure, a name) says the claim is not this one's
     return chosen, entailment
 
@@ -192,6 +216,6 @@ def _candidates(claim: str, evidence: Sequence[Evidence]) -> list[_Candidate]:
     return [candidate for _, _, candidate in scored[:CANDIDATES]]
 
 
-def _surely_wrong(outcome: str, checker: str) -> bool:
-    """A contradiction that none of the wording checkers decided."""
-    return outcome == "contradicted" and checker not in WORDING_CHECKERS
+def _surely_wrong(verdict: Verdict) -> bool:
+    """A contradiction that no wording rule decided."""
+    return verdict.outcome == "contradicted" and not WORDING_CONTRADICTIONS.intersection(verdict.rules)
