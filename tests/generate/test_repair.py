@@ -154,6 +154,23 @@ def test_a_default_stated_under_its_options_heading_repairs_the_claim(tmp_path: 
         assert wrong.refused and "repaired" not in wrong.trace
 
 
+def test_two_sentences_that_state_the_claim_only_together_are_shown_in_order(
+    tether: Tether, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tether.guard.repair as repair
+
+    def both(claim, evidence, **_):  # the support model read neither sentence alone
+        (limit,) = [c for c in repair._candidates(claim, evidence) if c.text == LIMIT]
+        return (limit.previous(), limit), 0.7
+
+    monkeypatch.setattr(repair, "_stating", both)
+    result = ask(tether, f"{REWORDED} [1]")
+    assert [s.text for s in result.sentences] == [BOILS, LIMIT] and result.dropped == ()
+    assert all(REPAIRED in s.verdict.reasons and s.verdict.checker == "verbatim" for s in result.sentences)
+    assert [(r["shown"], r["original"]) for r in result.trace["repaired"]] == [
+        (BOILS, REWORDED), (LIMIT, REWORDED)]
+
+
 def test_a_quote_that_does_not_answer_the_question_is_no_repair(tether: Tether) -> None:
     claim = "Solvent X boils at 64 degrees at sea level."
     # Asked about the exposure limit, the boiling point is true but no answer: dropped.
@@ -249,18 +266,21 @@ def _evidence(tether: Tether):
 @pytest.mark.parametrize(("entail", "contradict", "chosen"), [
     # The support model's likeliest reading chooses the quote: what is shown is the
     # quote, not the claim, so the judge's lifting bar for a claim is not asked of it.
-    ({f"{BOILS} {LIMIT}": 0.62}, {}, LIMIT),
+    ({f"{BOILS} {LIMIT}": 0.62, LIMIT: 0.6}, {}, [LIMIT]),
     ({f"{BOILS} {LIMIT}": 0.45}, {}, None),  # neutral or contradiction is likelier
     ({f"{BOILS} {LIMIT}": 0.62}, {f"{LIMIT} {STORED}": 0.7}, None),  # contradicted more surely
     # Read with the sentence before, a sentence is credited with that one's statement:
-    # the one of the two stating more of the claim alone is the quote.
-    ({f"{LIMIT} {STORED}": 0.97, LIMIT: 0.7}, {}, LIMIT),
-    ({f"{LIMIT} {STORED}": 0.97, LIMIT: 0.6, STORED: 0.9}, {}, STORED),
+    # the one of the two stating more of the claim alone is the quote, and when neither
+    # states it alone, both are (ADR 0080).
+    ({f"{LIMIT} {STORED}": 0.97, LIMIT: 0.7}, {}, [LIMIT]),
+    ({f"{LIMIT} {STORED}": 0.97, LIMIT: 0.6, STORED: 0.9}, {}, [STORED]),
+    ({f"{LIMIT} {STORED}": 0.97, LIMIT: 0.3, STORED: 0.2}, {}, [LIMIT, STORED]),
 ])
 def test_the_quote_is_the_sentence_the_support_model_likeliest_reads_as_stating_the_claim(
-        tether: Tether, entail: dict[str, float], contradict: dict[str, float], chosen: str | None) -> None:
+        tether: Tether, entail: dict[str, float], contradict: dict[str, float], chosen: list[str] | None
+) -> None:
     from tether.guard.repair import _stating
 
     found = _stating(REWORDED, _evidence(tether), settings=tether.settings, modes=None,
                      reader=_Reading(entail, contradict))
-    assert (found[0].text if found else None) == chosen
+    assert ([c.text for c in found[0]] if found else None) == chosen

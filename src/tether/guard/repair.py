@@ -70,11 +70,12 @@ _MARKERS = re.compile(r"(?<!\s)\s*\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
 
 @dataclass(frozen=True, slots=True)
 class Repair:
-    """A dropped generated sentence and the verified quote shown in its place."""
+    """A dropped generated sentence and the verified quotes shown in its place: one
+    passage sentence, or two in a row when only both together state the claim."""
 
     original: str  # the model's sentence, as it wrote it (trace only)
-    sentence: AnswerSentence  # the passage sentence, verified and marked repaired
-    entailment: float  # the support model's P(entailment) of the claim given the quote
+    sentences: tuple[AnswerSentence, ...]  # the passage sentences, verified and marked repaired
+    entailment: float  # the support model's P(entailment) of the claim given the quotes
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,22 @@ def repair_draft(
     found = _stating(claim, evidence, settings=settings, modes=modes, reader=reader)
     if found is None:
         return None
-    candidate, entailment = found
+    candidates, entailment = found
+    shown = [_verified(c, evidence, settings=settings, modes=modes, judge=judge) for c in candidates]
+    if None in shown:
+        return None
+    return Repair(draft.text.strip(), tuple(s for s in shown if s is not None), round(entailment, 4))
+
+
+def _verified(
+    candidate: _Candidate,
+    evidence: Sequence[Evidence],
+    *,
+    settings: Settings,
+    modes: Mapping[str, str] | None,
+    judge: Judge | None,
+) -> AnswerSentence | None:
+    """The candidate as a quote the guard verifies word for word, marked repaired."""
     quote = " ".join(candidate.text.split())
     passage_id = candidate.unit.passages[0].passage_id
     outcome, _ = judge_draft(Draft(quote, (passage_id,)), evidence, settings=settings,
@@ -155,7 +171,7 @@ def repair_draft(
     if " ".join(outcome.citations[0].quote.split()) != quote:
         return None
     marked = replace(outcome.verdict, reasons=(*outcome.verdict.reasons, REPAIRED))
-    return Repair(draft.text.strip(), replace(outcome, verdict=marked), round(entailment, 4))
+    return replace(outcome, verdict=marked)
 
 
 def _stating(
@@ -165,9 +181,10 @@ def _stating(
     settings: Settings,
     modes: Mapping[str, str] | None,
     reader: TrainedSupportJudge,
-) -> tuple[_Candidate, float] | None:
-    """The candidate sentence the support model reads as stating ``claim``, with its
-    P(entailment); None when none reaches ``REPAIR_AT`` or the claim reads as wrong."""
+) -> tuple[tuple[_Candidate, ...], float] | None:
+    """The candidate sentences the support model reads as stating ``claim`` (one, or a
+    sentence with the one before it), with its P(entailment); None when none reaches
+    ``REPAIR_AT`` or the claim reads as wrong."""
     pool = _candidates(claim, evidence)
     if not pool:
         return None
@@ -178,23 +195,29 @@ def _stating(
     if entailments[best] < REPAIR_AT or contradiction > entailments[best]:
         return None
     chosen, entailment = pool[best], entailments[best]
+    quotes: tuple[_Candidate, ...] = (chosen,)
     # Read with the sentence before it, a sentence is credited with what that one
-    # states: of the two, the one that states more of the claim on its own is it.
+    # states: of the two, the one that states more of the claim on its own is it, and
+    # when neither does alone, both are the quote ("At Saint Evroul, a tradition of
+    # singing had developed …" before "… several monks of Saint-Evroul fled …") —
+    # unless the one before carries a negation, which is the polarity check's to read.
     previous = chosen.previous()
     if previous is not None:
         own, alone = (j.probabilities.get("entailment", 0.0) for j in
                       reader.judge_many([(chosen.alone, claim), (previous.alone, claim)]))
         if alone >= REPAIR_AT and alone > own:
-            chosen, entailment = previous, alone
-    if carries_negation(chosen.text):
+            quotes, entailment = (previous,), alone
+        elif own < REPAIR_AT and not carries_negation(previous.text):
+            quotes = (previous, chosen)
+    if any(carries_negation(q.text) for q in quotes):
         return None
     # The exact checks read the claim against the quote with the wording rules out of
     # the way: a quantifier that fires first must not hide a figure that disagrees.
     off = WORDING_CONTRADICTIONS | rules_off_setting(settings.support_rules_off)
     exact = replace(settings, support_rules_off=",".join(sorted(off)))
-    if check(claim, chosen.window, settings=exact, modes=modes).outcome == "contradicted":
+    if check(claim, quotes[-1].window, settings=exact, modes=modes).outcome == "contradicted":
         return None  # an exact check (a figure, a name) says the claim is not this one's
-    return chosen, entailment
+    return quotes, entailment
 
 
 def _candidates(claim: str, evidence: Sequence[Evidence]) -> list[_Candidate]:

@@ -142,32 +142,33 @@ def generate_and_guard(
         )
         if note:
             run.shadow.append(note)
+        outcomes: Sequence[AnswerSentence | Dropped] = (outcome,)
         if isinstance(outcome, Dropped) and repairs and not draft.quoted:
-            outcome = _repaired(engine, run, grounds, draft, outcome, judge)
-        if isinstance(outcome, AnswerSentence):
-            run.kept.append(outcome)
-            yield outcome
-        else:
-            run.dropped.append(outcome)
+            outcomes = _repaired(engine, run, grounds, draft, outcome, judge)
+        for shown in outcomes:
+            if isinstance(shown, AnswerSentence):
+                run.kept.append(shown)
+                yield shown
+            else:
+                run.dropped.append(shown)
 
 
 def _repaired(
     engine: Engine, run: Run, grounds: Grounds, draft: Draft, dropped: Dropped, judge: Judge | None
-) -> AnswerSentence | Dropped:
-    """The passage sentence stating a dropped generated sentence's claim, shown in its
-    place when it is a verified quote, new to the answer and answers the question
+) -> Sequence[AnswerSentence] | Sequence[Dropped]:
+    """The passage sentences stating a dropped generated sentence's claim, shown in its
+    place when they are verified quotes, new to the answer and answer the question
     (ADR 0058); otherwise the sentence stays dropped."""
     repair = repair_draft(draft, dropped, grounds.evidence, settings=engine.settings,
                           modes=run.modes, judge=judge, reader=support_judge(judge))
-    if repair is None or any(k.text == repair.sentence.text for k in run.kept):
-        return dropped
-    if not _reads_as_answer(run, grounds, repair.sentence)[0]:
-        return dropped  # a true quote that does not answer is no repair of an answer
-    shown = repair.sentence
-    run.repaired.append(
-        Repaired(shown.text, shown.citations[0].passage_id, repair.original, repair.entailment)
-    )
-    return shown
+    if repair is None:
+        return (dropped,)
+    new = [s for s in repair.sentences if all(k.text != s.text for k in run.kept)]
+    if not new or not any(_reads_as_answer(run, grounds, s)[0] for s in repair.sentences):
+        return (dropped,)  # a true quote that does not answer is no repair of an answer
+    run.repaired.extend(Repaired(s.text, s.citations[0].passage_id, repair.original, repair.entailment)
+                        for s in new)
+    return new
 
 
 def _noted(drafts: Iterator[Draft | Remark], run: Run) -> Iterator[Draft]:
