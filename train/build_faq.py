@@ -27,13 +27,14 @@ import json
 import lzma
 import random
 import re
-import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from tether.readers.windows import answer_window, sentence_path  # noqa: E402
-from tether.store.rows import passage_from_row  # noqa: E402
+from tether.records import Document, Passage  # noqa: E402
+from tether.store.sqlite import SQLiteStore  # noqa: E402
 from tether.text.sentences import sentence_spans  # noqa: E402
 from tether.text.terms import stems  # noqa: E402
 
@@ -62,19 +63,27 @@ def _prose(sentence: str) -> bool:
         and len(_WORD.findall(sentence)) >= 0.6 * len(words)
 
 
+def _stored(db: Path) -> Iterator[tuple[Document, Passage]]:
+    """Each stored document's current passages, in text order."""
+    store = SQLiteStore(db)
+    try:
+        for document in store.documents():
+            version = store.current_version(document.doc_id)
+            for passage in store.passages(document.doc_id, version) if version else ():
+                yield document, passage
+    finally:
+        store.close()
+
+
 def entries(db: Path) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:
     """Per document: (question, [(sentence, window)]) per FAQ entry, in document order."""
-    con = sqlite3.connect(db)
-    con.row_factory = sqlite3.Row
-    titles = {r["doc_id"]: (r["source"], r["title"]) for r in con.execute("select * from documents")}
     out: dict[str, dict[str, list[tuple[str, str]]]] = {}
-    for row in con.execute("select * from passages order by doc_id, start"):
-        passage = passage_from_row(row)
+    for document, passage in _stored(db):
         asked = [(i, q) for i, h in enumerate(passage.heading) if (q := question_of(h))]
         if not asked:
             continue
         at, question = asked[-1]
-        source, title = titles[passage.doc_id]
+        source, title = document.source, document.title
         path_above = passage.heading[:at]  # the question's own heading is not context
         # the heading line ("## 4.2. How do I …?") is the question, not its answer
         body = passage.text.find("\n") + 1 if passage.text.startswith("#") else 0
