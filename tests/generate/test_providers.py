@@ -58,6 +58,15 @@ def test_streams_drafts_with_hints(provider: str, hits: list[Hit]) -> None:
     assert user.endswith("Question: How heavy is Alpha?")
 
 
+def test_a_lone_surrogate_in_the_reply_becomes_a_replacement_character(
+    provider: str, hits: list[Hit]
+) -> None:
+    # JSON lets a server escape half a surrogate pair; no UTF-8 store could keep it.
+    with FakeLLMServer(answer(provider, "Alpha weighs \ud800 5 kg. [1]")) as server:
+        drafts, failure = run(generator(provider, server), hits)
+    assert failure is None and drafts == [Draft("Alpha weighs \ufffd 5 kg.", ("p1",))]
+
+
 def test_key_comes_from_the_environment(
     provider: str, hits: list[Hit], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -235,6 +235,26 @@ def test_the_cli_repairs_by_default_and_no_repair_drops(tmp_path: Path) -> None:
     assert dropped_rc == 1 and dropped["refused"] and [d["text"] for d in dropped["dropped"]] == [REWORDED]
 
 
+def test_a_lone_surrogate_in_the_models_reply_is_read_and_recorded_not_a_crash(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with Tether(db, settings=Settings()) as t:
+        t.ingest(_corpus(tmp_path), license="CC0")
+    env = {**os.environ, "PYTHONPATH": str(SRC), "TETHER_CONFIG": "/nonexistent/tether.toml"}
+    reply = "The exposure limit \ud800 of Solvent X is 200 ppm. [1]"
+    with FakeLLMServer(answer("openai", reply)) as server:
+        done = subprocess.run(
+            [sys.executable, "-m", "tether", "ask", QUESTION, "--db", str(db), "--generator", "openai",
+             "--base-url", base_url("openai", server), "--model", "any", "--answers", "free", "--json",
+             "--no-repair"],
+            capture_output=True, text=True, env=env, timeout=120, check=False,
+        )
+    assert done.returncode == 1 and "error" not in done.stderr, (done.returncode, done.stderr)
+    result = json.loads(done.stdout)
+    assert [d["text"] for d in result["dropped"]] == ["The exposure limit \ufffd of Solvent X is 200 ppm."]
+    with Tether(db, settings=Settings()) as t:  # the answer was recorded
+        assert t.store.answer_record(result["trace_id"]) is not None
+
+
 PATH = "Solvent X / Solvent X: "
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import socket
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -22,10 +23,23 @@ from urllib.parse import urlparse
 
 from ..errors import ConfigError, ProviderError, TetherError
 
-__all__ = ["LOCAL_PLACEHOLDER_KEY", "ChatClient", "ProviderConfig", "provider_config", "translate_error"]
+__all__ = ["LOCAL_PLACEHOLDER_KEY", "ChatClient", "ProviderConfig", "model_text", "provider_config",
+           "translate_error"]
 
 # Sent to a server on this machine that wants no key (llama.cpp, vLLM, Ollama).
 LOCAL_PLACEHOLDER_KEY = "local-no-key"
+
+
+# A JSON string may escape half a surrogate pair ("\ud800"); decoded, it is a character
+# no UTF-8 store, log or terminal can hold.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def model_text(text: str) -> str:
+    """Text a model server sent, as Tether can keep it: a lone surrogate becomes U+FFFD,
+    as ingest reads a document's (``ingest.extract.sniff.clean``). The guard then reads
+    the sentence like any other."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 class ChatClient(Protocol):

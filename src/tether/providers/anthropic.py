@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingExtra, ProviderError
-from . import ProviderConfig, translate_error
+from . import ProviderConfig, model_text, translate_error
 
 __all__ = ["AnthropicChat", "DocumentCitation", "SourceDocument", "sdk"]
 
@@ -64,7 +64,7 @@ def _document_block(document: SourceDocument) -> dict[str, Any]:
 def _text(text: Any) -> str:
     if not isinstance(text, str):
         raise TypeError(f"text_delta.text is {type(text).__name__}")
-    return text
+    return model_text(text)
 
 
 def _citations(citations: Sequence[Any]) -> Iterator[DocumentCitation]:
@@ -74,7 +74,7 @@ def _citations(citations: Sequence[Any]) -> Iterator[DocumentCitation]:
         fields = (citation.document_index, citation.start_char_index, citation.end_char_index)
         if not all(isinstance(n, int) for n in fields) or not isinstance(citation.cited_text, str):
             raise TypeError("a char_location citation without integer indices and cited_text")
-        yield DocumentCitation(fields[0], citation.cited_text, fields[1], fields[2])
+        yield DocumentCitation(fields[0], model_text(citation.cited_text), fields[1], fields[2])
 
 
 def _text_of(event: Any) -> list[str]:
@@ -233,4 +233,4 @@ class AnthropicChat:
         ]
         if not parts:
             raise ProviderError(f"anthropic at {self.config.where}: the reply has no text")
-        return "".join(parts)
+        return model_text("".join(parts))

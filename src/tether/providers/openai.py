@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import MissingExtra, ProviderError
-from . import ProviderConfig, translate_error
+from . import ProviderConfig, model_text, translate_error
 
 __all__ = ["OpenAIChat", "sdk"]
 
@@ -66,7 +66,7 @@ class OpenAIChat:
                     if content:
                         if not isinstance(content, str):
                             raise TypeError(f"delta.content is {type(content).__name__}")
-                        yield content
+                        yield model_text(content)
                     finish = choice.finish_reason or finish
         except Exception as exc:  # noqa: BLE001 - includes JSON errors from a malformed event
             raise translate_error(exc, self._sdk, self.config) from exc
@@ -108,4 +108,4 @@ class OpenAIChat:
         content = getattr(message, "content", None)
         if not isinstance(content, str):
             raise ProviderError(f"openai at {self.config.where}: the reply has no text")
-        return content
+        return model_text(content)
